@@ -1,0 +1,119 @@
+/**
+ * Every environment variable of API.md, parsed and validated once at start. A bad value stops
+ * the process with a message that names the variable, instead of failing later at random.
+ */
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  readonly redisUrl: string | null;
+  readonly bccrToken: string | null;
+  readonly bccrApiUrl: string;
+  readonly bccrSiteApiUrl: string;
+  readonly haciendaUrl: string;
+  /** null when the scheduled sync is disabled (`SYNC_CRON=off`). */
+  readonly syncCron: string | null;
+  readonly corsOrigins: readonly string[];
+  readonly llm: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
+  readonly logLevel: LogLevel;
+  readonly metricsToken: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Every 30 minutes from 12:00 to 18:00, Monday to Friday: tomorrow's rate appears after MONEX closes. */
+export const DEFAULT_SYNC_CRON = '0,30 12-18 * * 1-5';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function url(env: Env, name: string, fallback: string, protocols: readonly string[]): string {
+  const raw = optional(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')} (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function cron(env: Env): string | null {
+  const raw = optional(env, 'SYNC_CRON') ?? DEFAULT_SYNC_CRON;
+  if (raw.toLowerCase() === 'off') return null;
+  const fields = raw.split(/\s+/);
+  if (fields.length < 5 || fields.length > 6 || !fields.every((f) => /^[\d*,/\-A-Za-z?LW#]+$/.test(f))) {
+    throw new ConfigError('SYNC_CRON', `must be a cron expression of 5 or 6 fields, or "off" (got "${raw}")`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const portRaw = optional(env, 'PORT') ?? '3000';
+  if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) {
+    throw new ConfigError('PORT', `must be a port number from 0 to 65535 (got "${portRaw}")`);
+  }
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl) url(env, 'DATABASE_URL', databaseUrl, ['postgres:', 'postgresql:']);
+  const redisUrl = optional(env, 'REDIS_URL');
+  if (redisUrl) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+
+  const llmVars = ['LLM_BASE_URL', 'LLM_API_KEY', 'LLM_MODEL'].map((name) => optional(env, name));
+  const llmSet = llmVars.filter((v) => v !== null).length;
+  if (llmSet > 0 && llmSet < 3) {
+    throw new ConfigError('LLM_BASE_URL, LLM_API_KEY and LLM_MODEL', 'must be set together, or none of them');
+  }
+  const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const corsOrigins = (optional(env, 'CORS_ORIGINS') ?? '*')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError('CORS_ORIGINS', `must be "*" or comma-separated origins like https://example.com (got "${origin}")`);
+    }
+  }
+
+  return Object.freeze({
+    port: Number(portRaw),
+    databaseUrl,
+    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
+    redisUrl,
+    bccrToken: optional(env, 'BCCR_TOKEN'),
+    bccrApiUrl: url(env, 'BCCR_API_URL', 'https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API', ['http:', 'https:']),
+    bccrSiteApiUrl: url(env, 'BCCR_SITE_API_URL', 'https://apim.bccr.fi.cr/SDDE/api', ['http:', 'https:']),
+    haciendaUrl: url(env, 'HACIENDA_URL', 'https://api.hacienda.go.cr', ['http:', 'https:']),
+    syncCron: cron(env),
+    corsOrigins: Object.freeze(corsOrigins),
+    llm:
+      llmSet === 3
+        ? Object.freeze({
+            baseUrl: url(env, 'LLM_BASE_URL', '', ['http:', 'https:']),
+            apiKey: llmVars[1] as string,
+            model: llmVars[2] as string,
+          })
+        : null,
+    logLevel,
+    metricsToken: optional(env, 'METRICS_TOKEN'),
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The one error path: whatever is thrown below becomes the API's envelope here. Client errors
+ * keep their message; anything unexpected is logged in full and answered with a fixed text, so
+ * no stack trace, SQL or secret ever reaches a client.
+ */
+import type { Middleware } from 'koa';
+import type { ErrorCode } from '../../shared/errors';
+import type { Logger } from '../logger';
+import { HttpError } from './errors';
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface StatusError {
+  status?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+function asHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  // Errors raised by Koa and its middleware (a malformed body, a payload too large) carry a 4xx status.
+  const e = error as StatusError | null;
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return new HttpError(STATUS_CODES[e.status] ?? 'BAD_REQUEST', e.message ?? 'Bad request');
+  }
+  return null;
+}
+
+export function errorEnvelope(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const known = asHttpError(error);
+      if (known) {
+        ctx.status = known.status;
+        ctx.set(known.headers);
+        ctx.body = { success: false, message: known.message, error: known.code };
+      } else {
+        logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, 'request failed');
+        ctx.status = 500;
+        ctx.body = { success: false, message: 'Internal server error', error: 'INTERNAL_ERROR' };
+      }
+      ctx.set('Cache-Control', 'no-store');
+      ctx.remove('ETag');
+    }
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Query parameter schemas. Each one converts the raw string strictly (so "1.5", "" or "0x10"
+ * are not integers) and records, in words, what it expects: that sentence is the 400 message, and
+ * the schema itself becomes the parameter's documentation in the OpenAPI document.
+ */
+import { z } from 'zod';
+import { isIsoDate } from '../../shared/dates';
+import { CURRENCIES } from '../../shared/currencies';
+import { badRequest } from './errors';
+
+const expectations = new WeakMap<z.ZodType, string>();
+
+function expecting<T extends z.ZodType>(schema: T, expectation: string): T {
+  expectations.set(schema, expectation);
+  return schema;
+}
+
+const strictInteger = (value: unknown) => (typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value) ? Number(value) : value);
+const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+
+export function integer(min: number, max: number, description: string, defaultValue?: number) {
+  const base = z.preprocess(strictInteger, z.int().min(min).max(max)).meta({ description });
+  const schema = defaultValue === undefined ? base : base.default(defaultValue);
+  return expecting(schema, `an integer from ${min} to ${max}`);
+}
+
+export function date(description: string) {
+  return expecting(
+    z
+      .string()
+      .refine(isIsoDate)
+      .meta({ description, format: 'date', example: '2025-01-15' }),
+    'a real calendar date as YYYY-MM-DD',
+  );
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description: string, defaultValue?: T[number]) {
+  const base = z.preprocess(lowerCase, z.enum(values)).meta({ description });
+  const schema = defaultValue === undefined ? base : base.default(defaultValue as never);
+  return expecting(schema, `one of ${values.join(', ')}`);
+}
+
+export function currency(description: string) {
+  return expecting(z.preprocess(upperCase, z.enum(CURRENCIES)).meta({ description }), `one of ${CURRENCIES.join(', ')}`);
+}
+
+export function decimalString(description: string, expectation: string) {
+  return expecting(
+    z
+      .string()
+      .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/)
+      .meta({ description, example: '100' }),
+    expectation,
+  );
+}
+
+export type QueryShape = Record<string, z.ZodType>;
+export type ParsedQuery<S extends QueryShape> = { [K in keyof S]: z.output<S[K]> };
+
+export function isRequired(schema: z.ZodType): boolean {
+  return !schema.safeParse(undefined).success;
+}
+
+/**
+ * Validates the known parameters of a query string. Unknown ones are ignored, as API.md says;
+ * a known one given twice is ambiguous and refused.
+ */
+export function parseQuery<S extends QueryShape>(shape: S, raw: Record<string, string | string[] | undefined>): ParsedQuery<S> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shape)) {
+    const value = raw[name];
+    if (Array.isArray(value)) throw badRequest(`Parameter "${name}" must be given only once`);
+    const result = schema.safeParse(value);
+    if (result.success) {
+      out[name] = result.data;
+      continue;
+    }
+    if (value === undefined) throw badRequest(`Parameter "${name}" is required: ${expectations.get(schema) ?? 'see the documentation'}`);
+    throw badRequest(`Parameter "${name}" must be ${expectations.get(schema) ?? 'valid'} (got "${value}")`);
+  }
+  return out as ParsedQuery<S>;
+}

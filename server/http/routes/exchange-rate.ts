@@ -1,0 +1,142 @@
+/** The official series: latest, by date, history, range, analytics, period stats and chart. */
+import { z } from 'zod';
+import { LIMITS } from '../../../shared/limits';
+import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
+import { analyze } from '../../domain/analytics';
+import { buildChart } from '../../domain/chart';
+import type { RatesStore } from '../../store/rates';
+import { notFound } from '../errors';
+import { date, integer, oneOf } from '../params';
+import { defineRoute, type Route } from '../route';
+import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
+
+const TAG = 'Exchange rate';
+const { history, range, analytics, chart } = LIMITS;
+
+export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
+  return [
+    defineRoute({
+      path: '/exchange-rate/latest',
+      tag: TAG,
+      access: 'key',
+      summary: 'The latest official rate',
+      description: 'The record with the greatest date that is not after today (Costa Rica time).',
+      query: {},
+      response: ExchangeRateSchema,
+      handle: async (_, { today }) => {
+        const latest = await rates.latest(today);
+        if (!latest) throw notFound('No exchange rate has been stored yet');
+        return latest;
+      },
+    }),
+
+    defineRoute({
+      path: '/exchange-rate',
+      tag: TAG,
+      access: 'key',
+      summary: 'The official rate of one day',
+      description: 'Every calendar day has a value, weekends and holidays included; 404 when the day has none.',
+      query: { date: date('The day, YYYY-MM-DD.') },
+      response: ExchangeRateSchema,
+      example: { date: '2025-01-15' },
+      handle: async ({ date }) => {
+        const record = await rates.byDate(date);
+        if (!record) throw notFound(`No exchange rate for ${date}`);
+        return record;
+      },
+    }),
+
+    defineRoute({
+      path: '/exchange-rate/history',
+      tag: TAG,
+      access: 'key',
+      summary: 'The last days of the series',
+      description: 'Records of the `days` calendar days ending at the latest date (inclusive), ascending by date.',
+      query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays) },
+      response: z.array(ExchangeRateSchema),
+      example: { days: '7' },
+      handle: async ({ days }, { today }) => {
+        const window = await lastDays(rates, today, days);
+        return rates.range(window.from, window.to);
+      },
+    }),
+
+    defineRoute({
+      path: '/exchange-rate/range',
+      tag: TAG,
+      access: 'key',
+      summary: 'The records between two dates',
+      description: `Records with from <= date <= to, ascending; at most ${range.maxSpanDays} days apart; [] when none.`,
+      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.') },
+      check: (query) => checkFromTo(query, range.maxSpanDays),
+      response: z.array(ExchangeRateSchema),
+      example: { from: '2025-01-01', to: '2025-01-31' },
+      handle: ({ from, to }) => rates.range(from, to),
+    }),
+
+    defineRoute({
+      path: '/exchange-rate/analytics',
+      tag: TAG,
+      access: 'key',
+      summary: 'Statistics of a window, per side',
+      description:
+        'Average, extremes, change, volatility (sample standard deviation of daily % changes), least-squares slope and trend over the last `days` days, or over from/to (not both forms).',
+      query: {
+        days: integer(analytics.minDays, analytics.maxDays, 'How many calendar days, ending at the latest date.', analytics.defaultDays),
+        from: date('First day (with "to" instead of "days").').optional(),
+        to: date('Last day (with "from" instead of "days").').optional(),
+      },
+      check: (query, raw) => {
+        checkOneWindowForm(raw);
+        checkFromTo(query);
+      },
+      response: AnalyticsSchema,
+      example: { days: '30' },
+      handle: async ({ days, from, to }, { today }) => {
+        const window = from && to ? { from, to } : await lastDays(rates, today, days);
+        const points = await rates.points(window.from, window.to);
+        if (points.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
+        return analyze(points);
+      },
+    }),
+
+    defineRoute({
+      path: '/exchange-rate/stats',
+      tag: TAG,
+      access: 'key',
+      summary: 'Monthly or yearly statistics',
+      description: 'Per period: average, min, max, first, last and change of each side; periods with no record are left out.',
+      query: {
+        period: oneOf(['monthly', 'yearly'] as const, 'Length of each period.', 'monthly'),
+        from: date('First day, inclusive.'),
+        to: date('Last day, inclusive.'),
+      },
+      check: (query) => checkFromTo(query),
+      response: z.array(PeriodStatsSchema),
+      example: { period: 'monthly', from: '2024-01-01', to: '2024-12-31' },
+      handle: ({ period, from, to }) => rates.periodStats(period, from, to),
+    }),
+
+    defineRoute({
+      path: '/exchange-rate/chart',
+      tag: TAG,
+      access: 'key',
+      summary: 'A series ready to plot, with its trend line',
+      description:
+        'At most `points` entries, first and last always kept, downsampled with Largest-Triangle-Three-Buckets on sell; the trend is the least-squares line over every record of the window.',
+      query: {
+        days: integer(chart.minDays, chart.maxDays, 'How many calendar days, ending at the latest date.', chart.defaultDays),
+        points: integer(chart.minPoints, chart.maxPoints, 'At most this many points in the series.', chart.defaultPoints),
+      },
+      response: ChartSchema,
+      example: { days: '365', points: '90' },
+      handle: async ({ days, points }, { today }) => {
+        const window = await lastDays(rates, today, days);
+        const records = await rates.points(window.from, window.to);
+        if (records.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
+        return buildChart(records, points);
+      },
+    }),
+  ];
+}
+

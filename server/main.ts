@@ -1,0 +1,54 @@
+/**
+ * The process: configuration, database, HTTP server, and a graceful stop on SIGTERM/SIGINT
+ * (stop accepting, let in-flight requests finish, then close the database).
+ */
+import http from 'node:http';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { createDatabase } from './store/database';
+import { migrate } from './store/migrations';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir });
+  await migrate(db);
+
+  const app = createApp({ db, logger });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  logger.info({ port: config.port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const forced = setTimeout(() => {
+      logger.warn('in-flight requests did not finish in time; closing them');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await db.destroy();
+    logger.info('stopped');
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`crc-rates failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

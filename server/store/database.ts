@@ -1,0 +1,57 @@
+/**
+ * One knex instance for either driver: node-postgres when DATABASE_URL is set, the embedded
+ * PGlite otherwise. Both are told to hand DATE back as the `YYYY-MM-DD` string it stores: the
+ * default turns it into a local-midnight Date, which shifts the day in any zone west of UTC.
+ */
+import fs from 'node:fs';
+import knex, { type Knex } from 'knex';
+import { PGlite } from '@electric-sql/pglite';
+import ClientPgLite from 'knex-pglite';
+import { types as pgTypes } from 'pg';
+
+const OID = { INT8: 20, DATE: 1082, NUMERIC: 1700 } as const;
+
+/** NUMERIC rates carry 2 decimals and counts stay far below 2^53, so JS numbers hold them exactly. */
+const parsers: Record<number, (value: string) => unknown> = {
+  [OID.DATE]: (value) => value,
+  [OID.NUMERIC]: (value) => Number(value),
+  [OID.INT8]: (value) => Number(value),
+};
+
+export interface DatabaseOptions {
+  /** A postgres:// URL, or null for the embedded database. */
+  databaseUrl: string | null;
+  /** Where the embedded database keeps its files; null keeps it in memory (tests). */
+  dataDir: string | null;
+}
+
+export type Database = Knex;
+
+export function createDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    return knex({
+      client: 'pg',
+      connection: {
+        connectionString: options.databaseUrl,
+        // Per-connection parsers instead of pg's global registry, so nothing else is affected.
+        types: {
+          getTypeParser: (oid: number, format?: string) => parsers[oid] ?? pgTypes.getTypeParser(oid, format as 'text'),
+        },
+        connectionTimeoutMillis: 2000,
+      },
+      pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: 5000,
+    });
+  }
+  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers });
+  return knex({
+    client: ClientPgLite as unknown as typeof knex.Client,
+    dialect: 'postgres',
+    connection: () => ({ pglite }) as unknown as Knex.StaticConnectionConfig,
+  });
+}
+
+export function isEmbedded(db: Database): boolean {
+  return db.client.config.client !== 'pg';
+}

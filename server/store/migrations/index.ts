@@ -1,0 +1,24 @@
+/**
+ * Migrations as TypeScript modules listed in order, so the same code migrates PostgreSQL and the
+ * embedded database from `npm start`, the CLI and the tests, with no files looked up at run time.
+ */
+import type { Knex } from 'knex';
+import * as exchangeRates from './001_exchange_rates';
+
+interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+const migrations: Migration[] = [{ name: '001_exchange_rates', ...exchangeRates }];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => migrations,
+  getMigrationName: (m) => m.name,
+  getMigration: async (m) => m,
+};
+
+export async function migrate(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}

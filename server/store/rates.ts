@@ -1,0 +1,143 @@
+/** Queries of the official series. Aggregates run in SQL; rows come back in API shape. */
+import type { Knex } from 'knex';
+import type { ExchangeRate, PeriodStats } from '../../shared/types';
+import type { RateSource } from '../../shared/currencies';
+import type { RatePoint } from '../domain/types';
+
+interface RateRow {
+  date: string;
+  buy: number;
+  sell: number;
+  source: RateSource;
+  fetched_at: Date;
+}
+
+export interface RateInput {
+  date: string;
+  buy: number;
+  sell: number;
+  source: RateSource;
+  fetchedAt: Date;
+}
+
+export type PeriodKind = 'monthly' | 'yearly';
+
+const RECORD_COLUMNS = ['date', 'buy', 'sell', 'source', 'fetched_at'] as const;
+
+function toRecord(row: RateRow): ExchangeRate {
+  return {
+    date: row.date,
+    currencyFrom: 'USD',
+    currencyTo: 'CRC',
+    buy: row.buy,
+    sell: row.sell,
+    source: row.source,
+    fetchedAt: row.fetched_at.toISOString(),
+  };
+}
+
+export function createRatesStore(db: Knex) {
+  const table = () => db<RateRow>('exchange_rates');
+
+  return {
+    /** The record with the greatest date not after `today`. */
+    async latest(today: string): Promise<ExchangeRate | null> {
+      const row = await table().select(...RECORD_COLUMNS).where('date', '<=', today).orderBy('date', 'desc').first();
+      return row ? toRecord(row) : null;
+    },
+
+    async byDate(date: string): Promise<ExchangeRate | null> {
+      const row = await table().select(...RECORD_COLUMNS).where({ date }).first();
+      return row ? toRecord(row) : null;
+    },
+
+    async range(from: string, to: string): Promise<ExchangeRate[]> {
+      const rows = await table().select(...RECORD_COLUMNS).whereBetween('date', [from, to]).orderBy('date');
+      return rows.map(toRecord);
+    },
+
+    /** Just the values, for calculations over long windows. */
+    async points(from: string, to: string): Promise<RatePoint[]> {
+      return table().select('date', 'buy', 'sell').whereBetween('date', [from, to]).orderBy('date');
+    },
+
+    async earliestDate(): Promise<string | null> {
+      const row = await table().min<{ min: string | null }>('date as min').first();
+      return row?.min ?? null;
+    },
+
+    /** The greatest stored date, tomorrow's included once it is published. */
+    async lastStoredDate(): Promise<string | null> {
+      const row = await table().max<{ max: string | null }>('date as max').first();
+      return row?.max ?? null;
+    },
+
+    /** Per month or year: the values' average, extremes, first, last and change, computed by the database. */
+    async periodStats(kind: PeriodKind, from: string, to: string): Promise<PeriodStats[]> {
+      const format = kind === 'monthly' ? 'YYYY-MM' : 'YYYY';
+      const side = (column: 'buy' | 'sell') => `
+        round(avg(${column}), 4) AS ${column}_average,
+        min(${column}) AS ${column}_min,
+        max(${column}) AS ${column}_max,
+        (array_agg(${column} ORDER BY date))[1] AS ${column}_first,
+        (array_agg(${column} ORDER BY date DESC))[1] AS ${column}_last`;
+      const { rows } = (await db.raw(
+        `SELECT to_char(date, '${format}') AS period, min(date) AS "from", max(date) AS "to", count(*) AS count,
+           ${side('buy')}, ${side('sell')}
+         FROM exchange_rates WHERE date BETWEEN ? AND ?
+         GROUP BY 1 ORDER BY 1`,
+        [from, to],
+      )) as { rows: Array<Record<string, number> & { period: string; from: string; to: string }> };
+      const pick = (r: Record<string, number>, column: 'buy' | 'sell') => ({
+        average: r[`${column}_average`],
+        min: r[`${column}_min`],
+        max: r[`${column}_max`],
+        first: r[`${column}_first`],
+        last: r[`${column}_last`],
+        // Two-decimal values: the difference is exact once rounded back to the source precision.
+        change: Math.round((r[`${column}_last`] - r[`${column}_first`]) * 1e4) / 1e4,
+      });
+      return rows.map((r) => ({
+        period: r.period,
+        from: r.from,
+        to: r.to,
+        count: r.count,
+        buy: pick(r, 'buy'),
+        sell: pick(r, 'sell'),
+      }));
+    },
+
+    /**
+     * Inserts or replaces rows. Returns what changed so callers can log corrections; a row equal
+     * to the stored one is left untouched (the upsert is idempotent).
+     */
+    async upsert(rows: readonly RateInput[], trx: Knex = db): Promise<{ inserted: number; updated: number }> {
+      let inserted = 0;
+      let updated = 0;
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500).map((r) => ({
+          date: r.date,
+          buy: r.buy,
+          sell: r.sell,
+          source: r.source,
+          fetched_at: r.fetchedAt,
+          updated_at: trx.fn.now(),
+        }));
+        const result = (await trx.raw(
+          `? ON CONFLICT (date) DO UPDATE SET buy = excluded.buy, sell = excluded.sell, source = excluded.source,
+             fetched_at = excluded.fetched_at, updated_at = excluded.updated_at
+           WHERE (exchange_rates.buy, exchange_rates.sell, exchange_rates.source)
+               IS DISTINCT FROM (excluded.buy, excluded.sell, excluded.source)
+             -- The central bank's own value is never replaced by the fallback's.
+             AND NOT (exchange_rates.source = 'BCCR' AND excluded.source = 'Hacienda')
+           RETURNING (xmax = 0) AS inserted`,
+          [trx('exchange_rates').insert(chunk)],
+        )) as { rows: Array<{ inserted: boolean }> };
+        for (const row of result.rows) row.inserted ? inserted++ : updated++;
+      }
+      return { inserted, updated };
+    },
+  };
+}
+
+export type RatesStore = ReturnType<typeof createRatesStore>;

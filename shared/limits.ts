@@ -1,0 +1,16 @@
+/** Every numeric bound of the public contract (API.md), in one place for server, add-on and SDK. */
+export const LIMITS = {
+  history: { minDays: 1, maxDays: 365, defaultDays: 30 },
+  /** `to - from` may be at most this many days, so a range holds at most 367 records. */
+  range: { maxSpanDays: 366 },
+  analytics: { minDays: 1, maxDays: 20000, defaultDays: 30 },
+  chart: { minDays: 1, maxDays: 20000, defaultDays: 30, minPoints: 2, maxPoints: 500, defaultPoints: 90 },
+  convert: { maxAmount: 1e12 },
+  insights: { minDays: 7, maxDays: 365, defaultDays: 30 },
+  rateLimit: { perMinute: 60, windowSeconds: 60 },
+  /** Money is rounded to 2 decimals, derived statistics to 4 (half away from zero). */
+  decimals: { money: 2, statistic: 4 },
+} as const;
+
+/** The time zone that decides what "today" is. Costa Rica keeps UTC-6 all year. */
+export const TIME_ZONE = 'America/Costa_Rica';

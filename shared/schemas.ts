@@ -1,0 +1,134 @@
+/**
+ * The shapes of everything the API returns (API.md). The server validates its documentation
+ * against these, the OpenAPI document is generated from them, and `types.ts` derives the
+ * TypeScript types that the server, the add-on and the SDK share.
+ */
+import { z } from 'zod';
+import { CURRENCIES, RATE_SIDES, RATE_SOURCES } from './currencies';
+import { ERROR_CODES } from './errors';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date', example: '2025-01-15' });
+const timestamp = z.string().meta({ format: 'date-time', example: '2025-01-14T18:05:12.000Z' });
+
+export const ExchangeRateSchema = z
+  .object({
+    date: isoDate,
+    currencyFrom: z.literal('USD'),
+    currencyTo: z.literal('CRC'),
+    buy: z.number().meta({ description: 'CRC per 1 USD, the central bank buy reference rate (indicator 317).' }),
+    sell: z.number().meta({ description: 'CRC per 1 USD, the central bank sell reference rate (indicator 318).' }),
+    source: z.enum(RATE_SOURCES).meta({ description: 'Provider of the row: BCCR (central bank) or Hacienda (fallback).' }),
+    fetchedAt: timestamp,
+  })
+  .meta({ id: 'ExchangeRate' });
+
+export const TREND_VALUES = ['up', 'down', 'stable'] as const;
+
+export const SideAnalyticsSchema = z
+  .object({
+    average: z.number(),
+    min: z.number(),
+    minDate: isoDate,
+    max: z.number(),
+    maxDate: isoDate,
+    first: z.number(),
+    last: z.number(),
+    change: z.number().meta({ description: 'last − first.' }),
+    changePercent: z.number().meta({ description: 'change / first × 100, rounded to 4 decimals.' }),
+    volatility: z.number().meta({
+      description:
+        'Sample standard deviation (n − 1) of the percentage changes between consecutive records, in percent; 0 with fewer than 3 records.',
+    }),
+    trend: z.enum(TREND_VALUES).meta({
+      description:
+        'up/down by the sign of slopePerDay when |slopePerDay × days spanned| ≥ 0.1 % of average, otherwise stable.',
+    }),
+    slopePerDay: z.number().meta({
+      description: 'Ordinary least squares slope of the value against calendar days since the first record (CRC per day).',
+    }),
+  })
+  .meta({ id: 'SideAnalytics' });
+
+export const AnalyticsSchema = z
+  .object({
+    from: isoDate,
+    to: isoDate,
+    count: z.int(),
+    buy: SideAnalyticsSchema,
+    sell: SideAnalyticsSchema,
+  })
+  .meta({ id: 'Analytics' });
+
+export const PeriodSideSchema = z
+  .object({
+    average: z.number(),
+    min: z.number(),
+    max: z.number(),
+    first: z.number(),
+    last: z.number(),
+    change: z.number(),
+  })
+  .meta({ id: 'PeriodSide' });
+
+export const PeriodStatsSchema = z
+  .object({
+    period: z.string().meta({ example: '2025-01', description: '`YYYY-MM` for monthly periods, `YYYY` for yearly ones.' }),
+    from: isoDate,
+    to: isoDate,
+    count: z.int(),
+    buy: PeriodSideSchema,
+    sell: PeriodSideSchema,
+  })
+  .meta({ id: 'PeriodStats' });
+
+export const ChartPointSchema = z.object({ date: isoDate, buy: z.number(), sell: z.number() }).meta({ id: 'ChartPoint' });
+
+export const TrendLineSchema = z
+  .object({ slopePerDay: z.number(), start: z.number(), end: z.number() })
+  .meta({ id: 'TrendLine' });
+
+export const ChartSchema = z
+  .object({
+    from: isoDate,
+    to: isoDate,
+    points: z.int().meta({ description: 'Number of entries in `series`.' }),
+    series: z.array(ChartPointSchema).meta({
+      description:
+        'At most the requested number of points; the first and last records are always kept. Longer windows are downsampled with Largest-Triangle-Three-Buckets on `sell`.',
+    }),
+    trend: z.object({ buy: TrendLineSchema, sell: TrendLineSchema }).meta({
+      description: 'Least-squares line over every record of the window; start/end are its values at from/to.',
+    }),
+  })
+  .meta({ id: 'Chart' });
+
+export const ConversionSchema = z
+  .object({
+    amount: z.number(),
+    from: z.enum(CURRENCIES),
+    to: z.enum(CURRENCIES),
+    rate: z.enum(RATE_SIDES),
+    rateValue: z.number(),
+    date: isoDate,
+    result: z.number().meta({ description: 'Rounded to 2 decimals, half away from zero, computed in decimal arithmetic.' }),
+  })
+  .meta({ id: 'Conversion' });
+
+export const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    database: z.literal('up'),
+    latestDate: isoDate.nullable(),
+    lastSyncAt: timestamp.nullable(),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+  })
+  .meta({ id: 'Health' });
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    success: z.literal(false),
+    message: z.string(),
+    error: z.enum(ERROR_CODES as [string, ...string[]]),
+  })
+  .meta({ id: 'Error' });

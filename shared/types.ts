@@ -1,0 +1,26 @@
+/** The TypeScript types of the API's records, derived from the schemas so the two never drift. */
+import type { z } from 'zod';
+import type {
+  AnalyticsSchema,
+  ChartPointSchema,
+  ChartSchema,
+  ConversionSchema,
+  ExchangeRateSchema,
+  HealthSchema,
+  PeriodSideSchema,
+  PeriodStatsSchema,
+  SideAnalyticsSchema,
+  TrendLineSchema,
+} from './schemas';
+
+export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
+export type SideAnalytics = z.infer<typeof SideAnalyticsSchema>;
+export type Analytics = z.infer<typeof AnalyticsSchema>;
+export type PeriodSide = z.infer<typeof PeriodSideSchema>;
+export type PeriodStats = z.infer<typeof PeriodStatsSchema>;
+export type ChartPoint = z.infer<typeof ChartPointSchema>;
+export type TrendLine = z.infer<typeof TrendLineSchema>;
+export type Chart = z.infer<typeof ChartSchema>;
+export type Conversion = z.infer<typeof ConversionSchema>;
+export type Health = z.infer<typeof HealthSchema>;
+export type Trend = SideAnalytics['trend'];
