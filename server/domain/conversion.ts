@@ -1,0 +1,62 @@
+import type Decimal from 'decimal.js';
+import type { Currency, RateSide } from '../../shared/currencies';
+import { LIMITS } from '../../shared/limits';
+import type { Conversion } from '../../shared/types';
+import { Dec } from './decimal';
+import { money } from './rounding';
+
+export interface ConversionInput {
+  /** The amount exactly as the user typed it, e.g. "0.1" or "1e3". */
+  amount: string;
+  from: Currency;
+  to: Currency;
+  rate: RateSide;
+  /** CRC per 1 USD on `date`, on the `rate` side. */
+  rateValue: number;
+  date: string;
+}
+
+/**
+ * A plain decimal number, optionally signed, with an optional exponent: "12", "12.5", ".5",
+ * "5.", "1e3", "2.5E-1". Stricter than `Number()`, which also takes "0x10", "Infinity", "" and
+ * surrounding spaces. The sign is accepted so that "-5" is refused by the range check ("must be
+ * greater than 0") rather than as malformed.
+ */
+const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Parses the `amount` parameter into an exact decimal, or null when it is not a plain decimal
+ * number. Range is the caller's check (`isAmountInRange`): an exponent too large or too small
+ * for decimal.js yields Infinity or 0, which that check refuses.
+ */
+export function parseAmount(raw: string): Decimal | null {
+  if (!DECIMAL_NUMBER.test(raw)) return null;
+  return new Dec(raw);
+}
+
+/** API.md: the amount must be > 0 and ≤ 1e12. */
+export function isAmountInRange(d: Decimal): boolean {
+  return d.isFinite() && d.gt(0) && d.lte(LIMITS.convert.maxAmount);
+}
+
+/**
+ * Converts between USD and CRC at `rateValue` (CRC per USD) in exact decimal arithmetic:
+ * 0.1 × 506.47 is 50.647 → 50.65, where binary floats would drift. USD→CRC multiplies,
+ * CRC→USD divides; the result is rounded to 2 decimals, half away from zero. The caller has
+ * validated the amount; an invalid one here is a programming error and throws.
+ */
+export function convert(input: ConversionInput): Conversion {
+  const amount = parseAmount(input.amount);
+  if (amount === null || !amount.isFinite()) throw new RangeError(`invalid amount ${JSON.stringify(input.amount)}`);
+  const echo = { amount: amount.toNumber(), from: input.from, to: input.to, rate: input.rate, date: input.date };
+
+  // Same currency: nothing to convert, but the answer keeps the shape (API.md: rateValue 1).
+  if (input.from === input.to) return { ...echo, rateValue: 1, result: money(amount) };
+
+  if (!(Number.isFinite(input.rateValue) && input.rateValue > 0)) {
+    throw new RangeError(`rateValue must be a positive number, got ${input.rateValue}`);
+  }
+  const rate = new Dec(input.rateValue);
+  const exact = input.from === 'USD' ? amount.times(rate) : amount.div(rate);
+  return { ...echo, rateValue: input.rateValue, result: money(exact) };
+}

@@ -1,0 +1,26 @@
+import { daysBetween } from '../../shared/dates';
+import type { RatePoint } from './types';
+
+/**
+ * The x axis shared by analytics and the chart: calendar days since the first point's date.
+ * Calendar days, not indexes: the series may have gaps, and a gap is time that passed.
+ *
+ * It also checks the contract both callers rely on (non-empty, valid dates, strictly ascending)
+ * and throws instead of returning a meaningless slope for out-of-order input.
+ */
+export function dayOffsets(points: readonly RatePoint[]): number[] {
+  if (points.length === 0) throw new RangeError('a series needs at least one point');
+  const origin = points[0].date;
+  const xs = new Array<number>(points.length);
+  let previous = -1;
+  for (let i = 0; i < points.length; i++) {
+    const x = daysBetween(origin, points[i].date);
+    // `!(x > previous)` also catches NaN from a malformed date.
+    if (!(x > previous)) {
+      throw new RangeError(`points must be strictly ascending valid dates; got ${points[i].date} at index ${i}`);
+    }
+    xs[i] = x;
+    previous = x;
+  }
+  return xs;
+}
