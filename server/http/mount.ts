@@ -18,6 +18,17 @@ const CACHE_CONTROL = {
   public: 'public, max-age=60',
 } as const;
 
+/**
+ * RFC 9110 13.1.2, weak comparison. Koa's `ctx.fresh` is not used: it ignores If-None-Match when
+ * the request says `Cache-Control: no-cache`, which fetch() adds to every conditional request.
+ */
+export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
+}
+
 export function mountRoutes(router: Router, routes: readonly Route[], { cache, scope }: MountOptions): void {
   for (const route of routes) {
     router.get(route.path, async (ctx: Context) => {
@@ -35,7 +46,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], { cache, s
       ctx.status = 200;
       ctx.set('Cache-Control', CACHE_CONTROL[route.access]);
       ctx.set('ETag', entry.etag);
-      if (ctx.fresh) {
+      if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
         ctx.status = 304;
         return;
       }

@@ -1,0 +1,66 @@
+/** The whole app in-process on a real database, listening on a free port, for tests over HTTP. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createApp, type App, type AppDeps } from '../../server/app';
+import { createLocalChangeFeed, type ChangeFeed } from '../../server/changes';
+import { createRatesStore, type RateInput, type RatesStore } from '../../server/store/rates';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface ApiBody {
+  success: boolean;
+  data?: unknown;
+  message?: string;
+  error?: string;
+}
+
+export interface TestApp {
+  app: App;
+  url: string;
+  api: string;
+  database: TestDatabase;
+  rates: RatesStore;
+  changes: ChangeFeed;
+  /** Writes rows through the store and announces the change, as a sync does. */
+  seed(rows: readonly RateInput[]): Promise<void>;
+  /** GET under /api/v1; the body is parsed JSON (cast `data` to the shared types to read into it). */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: ApiBody }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: Partial<AppDeps> & { database?: TestDatabase } = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const changes = options.changes ?? createLocalChangeFeed();
+  const app = createApp({ logger: pino({ level: 'silent' }), ...options, db: database.db, changes });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const rates = createRatesStore(database.db);
+  return {
+    app,
+    url,
+    api: `${url}/api/v1`,
+    database,
+    rates,
+    changes,
+    async seed(rows) {
+      await rates.upsert(rows);
+      await changes.ratesChanged();
+    },
+    async get(path, headers = {}) {
+      const response = await fetch(`${url}/api/v1${path}`, { headers });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.database) await database.drop();
+    },
+  };
+}
+
+/** A row of the official series, with a fixed fetch time so answers are reproducible. */
+export function rate(date: string, buy: number, sell: number, source: 'BCCR' | 'Hacienda' = 'BCCR'): RateInput {
+  return { date, buy, sell, source, fetchedAt: new Date('2025-01-14T18:05:12.000Z') };
+}
