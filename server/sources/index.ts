@@ -1,0 +1,40 @@
+/** Which upstream plays which part, decided once from configuration. */
+import { createSiteSource } from './bccr-site';
+import { createSddeSource } from './bccr-sdde';
+import { createHaciendaSource } from './hacienda';
+import type { RequestPolicy } from './http';
+import type { OfficialSource } from './types';
+
+export { createSiteSource } from './bccr-site';
+export { createSddeSource } from './bccr-sdde';
+export { chunkRange } from './chunks';
+export { createHaciendaSource } from './hacienda';
+export { checkRate, SANITY_BOUNDS } from './sanity';
+export { UpstreamError, type OfficialSource, type SourceName, type SourceRate } from './types';
+
+/** The real addresses (API.md "Configuration"); tests and operators override them. */
+export const UPSTREAM_DEFAULTS = {
+  bccrApiUrl: 'https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API',
+  bccrSiteApiUrl: 'https://apim.bccr.fi.cr/SDDE/api',
+  haciendaUrl: 'https://api.hacienda.go.cr',
+} as const;
+
+export interface OfficialSourcesConfig extends RequestPolicy {
+  bccrToken?: string | undefined;
+  bccrApiUrl: string;
+  bccrSiteApiUrl: string;
+  haciendaUrl: string;
+}
+
+/**
+ * The token API is the primary when a token is configured; without one the public site API takes
+ * its place so that a fresh install still gets the whole history. Hacienda only knows today.
+ */
+export function createOfficialSources(config: OfficialSourcesConfig): { primary: OfficialSource; fallback: OfficialSource } {
+  const { bccrToken, bccrApiUrl, bccrSiteApiUrl, haciendaUrl, ...policy } = config;
+  const token = bccrToken?.trim();
+  const primary = token
+    ? createSddeSource({ ...policy, baseUrl: bccrApiUrl, token })
+    : createSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });
+  return { primary, fallback: createHaciendaSource({ ...policy, baseUrl: haciendaUrl }) };
+}

@@ -1,0 +1,71 @@
+/**
+ * The contract between the upstream adapters and the sync job: every official source answers
+ * `fetchRange` with plain calendar-day rows, and every failure is an `UpstreamError` that says
+ * whether trying again can help.
+ */
+
+/**
+ * One calendar day of the official series as an upstream gave it. A side is null when the
+ * upstream has no value for it; a day with no value on either side is left out entirely.
+ */
+export interface SourceRate {
+  date: string;
+  buy: number | null;
+  sell: number | null;
+}
+
+export type SourceName = 'bccr-sdde' | 'bccr-site' | 'hacienda';
+
+export interface OfficialSource {
+  readonly name: SourceName;
+  /** The `source` stored with each row (API.md: both routes of the central bank are `BCCR`). */
+  readonly provider: 'BCCR' | 'Hacienda';
+  /** The longest span (in calendar days, inclusive) one `fetchRange` call accepts. */
+  readonly maxChunkDays: number;
+  /** Rows with `from <= date <= to` (`YYYY-MM-DD`, inclusive), ascending by date. */
+  fetchRange(from: string, to: string): Promise<SourceRate[]>;
+}
+
+/** What went wrong, so that logs and the sync summary can tell the cases apart. */
+export type UpstreamErrorKind = 'http' | 'timeout' | 'network' | 'parse' | 'aborted';
+
+export interface UpstreamErrorInit {
+  source: string;
+  kind: UpstreamErrorKind;
+  retryable: boolean;
+  status?: number;
+  /** From a 429's `Retry-After` header: how long the upstream asked us to wait. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly source: string;
+  readonly kind: UpstreamErrorKind;
+  readonly status?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, init: UpstreamErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.source = init.source;
+    this.kind = init.kind;
+    this.retryable = init.retryable;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/**
+ * An answer that arrived but cannot be read. Not retryable by default: the same request gets the
+ * same body, and DESIGN 2.4 wants such a sync to fail and be retried later by the job.
+ */
+export function parseError(source: string, message: string, retryable = false, status?: number): UpstreamError {
+  return new UpstreamError(`${source}: ${message}`, {
+    source,
+    kind: 'parse',
+    retryable,
+    ...(status === undefined ? {} : { status }),
+  });
+}

@@ -1,0 +1,294 @@
+/**
+ * One local HTTP server that plays all three upstreams on their real paths and in their real
+ * formats (DESIGN 2.1–2.3), backed by a synthetic history, with faults that can be switched on
+ * per upstream. Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { addDays, calendarDay, daysBetween, isIsoDate } from '../../shared/dates';
+import { SYNTHETIC_FIRST_DATE, syntheticRate } from './synthetic-history';
+
+export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda';
+export type FaultKind =
+  | 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'outOfBounds' | 'estadoFalse' | 'code503';
+/** A fault applies to every request of its route until cleared, or to the next `times` ones. */
+export type Fault = FaultKind | { kind: FaultKind; times?: number; retryAfter?: string };
+export type DayRate = { buy: number | null; sell: number | null } | null;
+/** Per-date override: a value replaces the synthetic one, `null` is a day without data, `undefined` keeps it. */
+export type RateOverride = (date: string) => DayRate | undefined;
+
+export interface RecordedRequest {
+  route: FakeRoute | 'unknown';
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+}
+
+export interface FakeUpstreamOptions {
+  /** The BCCR token the SDDE route accepts (`Authorization: Bearer …`). */
+  token?: string;
+  /** The last day with data, and Hacienda's "today" (default: today in Costa Rica). */
+  today?: string;
+}
+
+export interface FakeUpstream {
+  url: string;
+  sddeUrl: string;
+  siteUrl: string;
+  haciendaUrl: string;
+  token: string;
+  today: string;
+  requests: RecordedRequest[];
+  setFault(route: FakeRoute, fault: Fault | null): void;
+  setRates(fn: RateOverride | null): void;
+  /** The value the fake serves for a day (after overrides), null when it has none. */
+  rateFor(date: string): DayRate;
+  /** Makes every CSRF token issued so far invalid, as an expiry would. */
+  revokeCsrfTokens(): void;
+  close(): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  body: string;
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+export const SDDE_PREFIX = '/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API';
+const SITE_PREFIX = '/SDDE/api';
+const SITE_TOKEN = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF`;
+const SITE_CUADRO = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro`;
+const HACIENDA = '/indicadores/tc/dolar';
+const SITE_ORIGIN = 'https://sdd.bccr.fi.cr';
+const SITE_MAX_DAYS = 100;
+const MONTHS_ES = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'set', 'oct', 'nov', 'dic'];
+const MONTHS_EN = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const json = (status: number, value: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body: JSON.stringify(value),
+  type: JSON_TYPE,
+  ...(headers ? { headers } : {}),
+});
+const codigoError = (mensaje: string): Reply => json(400, { CodigoError: '400', Mensaje: mensaje });
+const SDDE_EMPTY = { estado: true, mensaje: 'No existen datos para las fechas suministradas.', datos: [] };
+
+function routeOf(path: string): { route: FakeRoute; code?: string } | undefined {
+  const sdde = new RegExp(`^${SDDE_PREFIX}/indicadoresEconomicos/(\\d+)/series$`).exec(path);
+  if (sdde) return { route: 'sdde', code: sdde[1]! };
+  if (path === SITE_TOKEN) return { route: 'siteToken' };
+  if (path === SITE_CUADRO) return { route: 'site' };
+  if (path === HACIENDA) return { route: 'hacienda' };
+  return undefined;
+}
+
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+/** `1234.5` → `1.234,50` (es) or `1,234.50` (en), as the site prints cells. */
+function formatCell(value: number | null | undefined, locale: 'es' | 'en'): string {
+  if (value === null || value === undefined) return '';
+  const [int, frac] = value.toFixed(2).split('.') as [string, string];
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, locale === 'es' ? '.' : ',');
+  return locale === 'es' ? `${grouped},${frac}` : `${grouped}.${frac}`;
+}
+
+function columnTitle(date: string, months: string[]): string {
+  const [y, m, d] = date.split('-') as [string, string, string];
+  return `${Number(d)} ${months[Number(m) - 1]} ${y}`;
+}
+
+function base64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+const HTML_PAGE =
+  '<!DOCTYPE html><html lang="es"><head><title>Sitio en mantenimiento</title></head>' +
+  '<body><h1>Estamos en mantenimiento</h1><p>Intente más tarde.</p></body></html>';
+
+export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+  const token = opts.token ?? 'test-token';
+  const today = opts.today ?? calendarDay(new Date());
+  const requests: RecordedRequest[] = [];
+  const faults = new Map<FakeRoute, { kind: FaultKind; times?: number; retryAfter?: string }>();
+  let override: RateOverride | null = null;
+  let csrf = new Set<string>();
+  let issued = 0;
+
+  function rateFor(date: string): DayRate {
+    if (date < SYNTHETIC_FIRST_DATE || date > today) return null;
+    const custom = override?.(date);
+    return custom === undefined ? syntheticRate(date) : custom;
+  }
+
+  const outOfBounds = (date: string): DayRate => (daysBetween(SYNTHETIC_FIRST_DATE, date) % 2 === 0 ? { buy: 5, sell: 99999 } : { buy: 99999, sell: 5 });
+
+  function sdde(code: string | undefined, q: URLSearchParams, h: IncomingHttpHeaders, rates: (d: string) => DayRate): Reply {
+    if (h.authorization !== `Bearer ${token}`) return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
+    if (code !== '317' && code !== '318') return codigoError(`El indicador ${code} no existe.`);
+    const [fi, ff] = [q.get('fechaInicio'), q.get('fechaFin')];
+    if (fi === null || ff === null) return codigoError('Los parámetros fechaInicio y fechaFin son requeridos.');
+    // The real API answers other date formats with an empty result, not an error.
+    const asIso = (s: string) => (/^\d{4}\/\d{2}\/\d{2}$/.test(s) ? s.replaceAll('/', '-') : '');
+    const [from, to] = [asIso(fi), asIso(ff)];
+    if (!isIsoDate(from) || !isIsoDate(to)) return json(200, SDDE_EMPTY);
+    const side = code === '317' ? 'buy' : 'sell';
+    const start = from < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : from;
+    const points = daysOf(start, to < today ? to : today).flatMap((date) => {
+      const value = rates(date)?.[side];
+      if (value === null || value === undefined) return [];
+      // Both printings occur upstream: 8 decimals, and fecha with or without a time.
+      const fecha = side === 'sell' ? `${date}T00:00:00` : date;
+      return [`{"fecha":"${fecha}","valorDatoPorPeriodo":${value.toFixed(8)}}`];
+    });
+    if (points.length === 0) return json(200, SDDE_EMPTY);
+    const name = side === 'buy' ? 'Tipo cambio compra' : 'Tipo cambio venta';
+    const body = `{"estado":true,"mensaje":"Consulta exitosa","datos":[{"codigoIndicador":"${code}","nombreIndicador":"${name}","series":[${points.join(',')}]}]}`;
+    return { status: 200, body, type: JSON_TYPE };
+  }
+
+  function siteToken(): Reply {
+    issued += 1;
+    const jwt = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ n: issued, iat: Date.now() })}.c2lnbmF0dXJl`;
+    csrf.add(jwt);
+    return { status: 200, body: `"${jwt}"`, type: 'text/plain; charset=utf-8' };
+  }
+
+  function site(q: URLSearchParams, h: IncomingHttpHeaders, rates: (d: string) => DayRate): Reply {
+    const sent = h.token_csrf;
+    if (typeof sent !== 'string' || !csrf.has(sent)) return { status: 401, body: '' };
+    if (h.origin !== SITE_ORIGIN) return { status: 403, body: 'Origin not allowed', type: 'text/plain' };
+    const [fi, ff] = [q.get('FechaInicio') ?? '', q.get('FechaFin') ?? ''];
+    const m1 = /^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(fi);
+    const m2 = /^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(ff);
+    if (q.get('IdGrupoVariable') !== '1' || !m1 || !m2 || !isIsoDate(m1[1]!) || !isIsoDate(m2[1]!)) {
+      return codigoError('Parámetros inválidos.');
+    }
+    const from = m1[1]! < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : m1[1]!;
+    const capped = addDays(from, SITE_MAX_DAYS - 1); // the site never answers more than 100 days
+    const last = [m2[1]!, capped, today].sort()[0]!;
+    const days = daysOf(from, last);
+    const cells = (pick: (r: NonNullable<DayRate>) => number | null) =>
+      Object.fromEntries(
+        days.flatMap((date, i) => {
+          const r = rates(date);
+          const v = r ? pick(r) : null;
+          return [[`serie${i + 1}`, formatCell(v, 'es')], [`serie${i + 1}Ingles`, formatCell(v, 'en')]];
+        }),
+      );
+    return json(200, {
+      informacionDelCuadro: { codGrupoVariablePublicado: 1, decimales: 2 },
+      columnas: [
+        { field: 'nombre', tituloEspanol: 'Indicadores', tituloIngles: 'Indicators' },
+        ...days.map((date, i) => ({ field: `serie${i + 1}`, tituloEspanol: columnTitle(date, MONTHS_ES), tituloIngles: columnTitle(date, MONTHS_EN) })),
+      ],
+      indicadoresRaiz: [
+        { idIndicador: 317, nombreEspanol: 'Compra', series: cells((r) => r.buy) },
+        { idIndicador: 318, nombreEspanol: 'Venta', series: cells((r) => r.sell) },
+        // A neighbour in group 1 that the adapter must ignore.
+        { idIndicador: 3323, nombreEspanol: 'Tipo de cambio promedio MONEX', series: cells((r) => (r.sell === null ? null : r.sell - 1)) },
+      ],
+    });
+  }
+
+  function hacienda(rates: (d: string) => DayRate): Reply {
+    const r = rates(today);
+    const fecha = `${today}T00:00:00-06:00`;
+    return json(200, { venta: { fecha, valor: r?.sell ?? null }, compra: { fecha, valor: r?.buy ?? null } });
+  }
+
+  /** Faults that replace the whole answer; undefined for those that shape the normal one. */
+  function faultReply(kind: FaultKind, route: FakeRoute, retryAfter: string | undefined): Reply | undefined {
+    switch (kind) {
+      case 'empty':
+        if (route === 'sdde') return json(200, SDDE_EMPTY);
+        if (route === 'site') return json(200, { informacionDelCuadro: { codGrupoVariablePublicado: 1, decimales: 2 }, columnas: [{ field: 'nombre', tituloEspanol: 'Indicadores' }], indicadoresRaiz: [] });
+        return { status: 200, body: route === 'hacienda' ? '{}' : '', type: route === 'hacienda' ? JSON_TYPE : 'text/plain' };
+      case '401':
+        return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
+      case '400':
+        return codigoError('Parámetros inválidos: revise el formato de las fechas.');
+      case '429':
+        return json(429, { statusCode: 429, message: 'Rate limit is exceeded.' }, retryAfter === undefined ? undefined : { 'Retry-After': retryAfter });
+      case '500':
+        return json(500, { statusCode: 500, message: 'Internal server error' });
+      case 'html':
+        return { status: 200, body: HTML_PAGE, type: 'text/html; charset=utf-8' };
+      case 'estadoFalse':
+        return json(200, { estado: false, mensaje: 'Ocurrió un error al procesar la consulta.', datos: null });
+      case 'code503':
+        return json(200, { code: 503, status: 'Service unavailable' });
+      default:
+        return undefined;
+    }
+  }
+
+  function takeFault(route: FakeRoute): { kind: FaultKind; retryAfter?: string } | undefined {
+    const fault = faults.get(route);
+    if (fault?.times !== undefined && --fault.times <= 0) faults.delete(route);
+    return fault;
+  }
+
+  function answer(u: URL, req: IncomingMessage, res: ServerResponse): void {
+    const match = routeOf(u.pathname);
+    requests.push({ route: match?.route ?? 'unknown', method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers });
+    if (!match) return send(res, { status: 404, body: 'Not Found', type: 'text/plain' });
+    const fault = takeFault(match.route);
+    if (fault?.kind === 'hang') return; // never answered; close() drops the connection
+    const replaced = fault && faultReply(fault.kind, match.route, fault.retryAfter);
+    if (replaced) return send(res, replaced);
+    const rates = fault?.kind === 'outOfBounds' ? outOfBounds : rateFor;
+    const h = req.headers;
+    const q = u.searchParams;
+    const reply =
+      match.route === 'sdde' ? sdde(match.code, q, h, rates)
+      : match.route === 'siteToken' ? siteToken()
+      : match.route === 'site' ? site(q, h, rates)
+      : hacienda(rates);
+    // A connection dropped mid-body: the client gets a 200 whose JSON stops halfway.
+    send(res, fault?.kind === 'truncated' ? { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) } : reply);
+  }
+
+  function send(res: ServerResponse, reply: Reply): void {
+    res.writeHead(reply.status, { 'Content-Type': reply.type ?? 'text/plain', ...reply.headers });
+    res.end(reply.body);
+  }
+
+  const server = createServer((req, res) => answer(new URL(req.url ?? '/', 'http://fake'), req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    sddeUrl: `${url}${SDDE_PREFIX}`,
+    siteUrl: `${url}${SITE_PREFIX}`,
+    haciendaUrl: url,
+    token,
+    today,
+    requests,
+    setFault(route, fault) {
+      if (fault === null) faults.delete(route);
+      else faults.set(route, typeof fault === 'string' ? { kind: fault } : { ...fault });
+    },
+    setRates(fn) {
+      override = fn;
+    },
+    rateFor,
+    revokeCsrfTokens() {
+      csrf = new Set();
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Ends hanging requests and idle keep-alive sockets, or close() would wait for them.
+        server.closeAllConnections();
+      });
+    },
+  };
+}

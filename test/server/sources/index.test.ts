@@ -1,0 +1,16 @@
+import { createOfficialSources, UPSTREAM_DEFAULTS } from '../../../server/sources';
+
+describe('createOfficialSources', () => {
+  const base = { ...UPSTREAM_DEFAULTS, timeoutMs: 1000, retries: 0 };
+
+  it('uses the token API as primary when a token is set', () => {
+    const { primary, fallback } = createOfficialSources({ ...base, bccrToken: 'abc' });
+    expect([primary.name, primary.provider, primary.maxChunkDays]).toEqual(['bccr-sdde', 'BCCR', 366]);
+    expect([fallback.name, fallback.provider]).toEqual(['hacienda', 'Hacienda']);
+  });
+
+  it('uses the public site API without a token, or with a blank one', () => {
+    expect(createOfficialSources(base).primary.name).toBe('bccr-site');
+    expect(createOfficialSources({ ...base, bccrToken: '  ' }).primary.name).toBe('bccr-site');
+  });
+});
