@@ -9,6 +9,7 @@ import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import type { Database } from './store/database';
 import { createRatesStore } from './store/rates';
+import { createSyncRunsStore } from './store/sync-runs';
 import type { Logger } from './logger';
 import { errorEnvelope } from './http/envelope';
 import { HttpError } from './http/errors';
@@ -49,7 +50,7 @@ export function createApp(deps: AppDeps): App {
   const routes: Route[] = [
     ...exchangeRateRoutes({ rates }),
     ...convertRoutes({ rates }),
-    ...healthRoutes({ rates, version, startedAt: Date.now() }),
+    ...healthRoutes({ rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
   ];
 
   const api = new Router({ prefix: API_PREFIX });

@@ -5,23 +5,23 @@
 import http from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
-import { createDatabase } from './store/database';
-import { migrate } from './store/migrations';
+import { startScheduler } from './jobs/scheduler';
+import { openRuntime } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir });
-  await migrate(db);
+  const runtime = await openRuntime(config);
+  const { logger, db, changes } = runtime;
 
-  const app = createApp({ db, logger });
+  const app = createApp({ db, logger, changes });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   logger.info({ port: config.port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
+  // Starts with a catch-up in the background: the server answers from what it has meanwhile.
+  const scheduler = startScheduler({ db, logger, changes, clock: () => new Date() }, runtime.sources, { cron: config.syncCron });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -37,7 +37,8 @@ async function main(): Promise<void> {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await db.destroy();
+    await scheduler.stop();
+    await runtime.close();
     logger.info('stopped');
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -5,9 +5,11 @@
 import { daysBetween, isIsoDate } from '../../shared/dates';
 
 export const SANITY_BOUNDS = {
-  /** CRC per USD. The colón has stayed far inside this band since the 1992 reference-rate regime. */
+  /** CRC per USD today. The colón has stayed far inside this band since the mid-1990s. */
   minRate: 100,
   maxRate: 2000,
+  /** The colón stood near 40 per dollar in 1983 and passed 100 around 1990: older rows get their own band. */
+  early: { until: '1995-01-01', minRate: 20, maxRate: 400 },
   /** sell − buy must stay strictly under this. */
   maxSpread: 50,
   /** Tomorrow's value is published the afternoon before (after the MONEX session). */
@@ -26,8 +28,9 @@ export function checkRate(r: { date: string; buy: number; sell: number }, today:
   if (!Number.isFinite(r.buy) || !Number.isFinite(r.sell)) return `buy ${r.buy} / sell ${r.sell} is not a finite number`;
   if (r.buy <= 0) return `buy ${r.buy} is not positive`;
   if (r.buy > r.sell) return `buy ${r.buy} is above sell ${r.sell}`;
+  const band = r.date < b.early.until ? b.early : b;
   for (const [side, value] of [['buy', r.buy], ['sell', r.sell]] as const) {
-    if (value < b.minRate || value > b.maxRate) return `${side} ${value} is outside ${b.minRate}..${b.maxRate} CRC`;
+    if (value < band.minRate || value > band.maxRate) return `${side} ${value} is outside ${band.minRate}..${band.maxRate} CRC`;
   }
   if (r.sell - r.buy >= b.maxSpread) return `spread ${(r.sell - r.buy).toFixed(2)} is not under ${b.maxSpread} CRC`;
   return null;

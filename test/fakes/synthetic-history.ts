@@ -1,7 +1,6 @@
 /**
  * A deterministic stand-in for the official USD/CRC history, one value per calendar day from
- * 1983-01-01. Real 1983 rates (~40 CRC) would fail the 100..2000 sanity band, so this history
- * starts near 150 and follows the real one's shape afterwards (≈300 in 2000, ≈500 from 2006,
+ * 1983-01-01, following the real one's shape (≈41 in 1983, ≈135 in 1992, ≈300 in 2000, ≈500 from 2006,
  * a peak near 690 in 2022, back near 505 by 2025), with sell − buy between 1 and 15.
  */
 import { addDays, daysBetween } from '../../shared/dates';
@@ -9,8 +8,9 @@ import { addDays, daysBetween } from '../../shared/dates';
 export const SYNTHETIC_FIRST_DATE = '1983-01-01';
 
 const ANCHORS: Array<[string, number]> = [
-  ['1983-01-01', 150],
-  ['1992-03-02', 180],
+  ['1983-01-01', 41],
+  ['1992-03-02', 135],
+  ['1995-01-01', 180],
   ['2000-01-01', 300],
   ['2006-01-01', 495],
   ['2010-01-01', 560],
@@ -49,7 +49,9 @@ function marketDay(date: string): string {
 export function syntheticRate(date: string): { buy: number; sell: number } {
   const day = marketDay(date);
   const n = daysBetween(SYNTHETIC_FIRST_DATE, day);
-  const buy = round2(trend(day) + 4 * Math.sin(n / 37) + 1.5 * Math.sin(n / 5.3));
+  const level = trend(day);
+  // Wiggles scale with the level, so the early, small values stay positive and plausible.
+  const buy = round2(level + (level / 125) * (4 * Math.sin(n / 37) + 1.5 * Math.sin(n / 5.3)));
   const spread = round2(7 + 4 * Math.sin(n / 53) + 2 * Math.sin(n / 7.7));
   return { buy, sell: round2(buy + spread) };
 }

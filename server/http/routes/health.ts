@@ -1,25 +1,40 @@
-/** A minimal health check: the database answers and the latest date it holds. */
+/** Service health: the database answers, how fresh the data is, and when the last sync ended. */
+import { daysBetween } from '../../../shared/dates';
 import { HealthSchema } from '../../../shared/schemas';
 import type { RatesStore } from '../../store/rates';
+import type { SyncRunsStore } from '../../store/sync-runs';
 import { defineRoute, type Route } from '../route';
 
-export function healthRoutes({ rates, version, startedAt }: { rates: RatesStore; version: string; startedAt: number }): Route[] {
+/** The series has a value for every calendar day, so more than this many days behind is stale. */
+export const STALE_AFTER_DAYS = 3;
+
+export interface HealthDeps {
+  rates: RatesStore;
+  syncRuns: SyncRunsStore;
+  version: string;
+  startedAt: number;
+}
+
+export function healthRoutes({ rates, syncRuns, version, startedAt }: HealthDeps): Route[] {
   return [
     defineRoute({
       path: '/health',
       tag: 'System',
       access: 'public',
       summary: 'Service health',
+      description: `"degraded" when the latest official rate is more than ${STALE_AFTER_DAYS} days before today.`,
       query: {},
       response: HealthSchema,
       cache: false,
       handle: async (_, { today }) => {
-        const latest = await rates.latest(today);
+        const [latest, lastSyncAt] = await Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official')]);
+        const latestDate = latest?.date ?? null;
+        const fresh = latestDate !== null && daysBetween(latestDate, today) <= STALE_AFTER_DAYS;
         return {
-          status: 'ok' as const,
+          status: fresh ? ('ok' as const) : ('degraded' as const),
           database: 'up' as const,
-          latestDate: latest?.date ?? null,
-          lastSyncAt: null,
+          latestDate,
+          lastSyncAt,
           version,
           uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
         };

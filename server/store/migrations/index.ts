@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as exchangeRates from './001_exchange_rates';
+import * as syncRuns from './002_sync_runs';
 
 interface Migration {
   name: string;
@@ -11,7 +12,10 @@ interface Migration {
   down(db: Knex): Promise<void>;
 }
 
-const migrations: Migration[] = [{ name: '001_exchange_rates', ...exchangeRates }];
+const migrations: Migration[] = [
+  { name: '001_exchange_rates', ...exchangeRates },
+  { name: '002_sync_runs', ...syncRuns },
+];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => migrations,

@@ -56,3 +56,11 @@ describe('checkRate', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('checkRate on the early history', () => {
+  it('accepts the colón near 40 per dollar in 1983 but not garbage', () => {
+    expect(checkRate({ date: '1983-03-01', buy: 40.25, sell: 40.9 }, TODAY)).toBeNull();
+    expect(checkRate({ date: '1983-03-01', buy: 5, sell: 6 }, TODAY)).toMatch(/outside 20\.\.400/);
+    expect(checkRate({ date: '2026-03-01', buy: 40.25, sell: 40.9 }, TODAY)).toMatch(/outside 100\.\.2000/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * `npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]`: ingests the official
+ * series for a span (default: catch up), with a progress bar on a terminal and plain lines
+ * otherwise. Exit code 0 only when every upstream answer was fetched, parsed and stored.
+ */
+import { parseArgs } from 'node:util';
+import { addDays, calendarDay, isIsoDate } from '../../shared/dates';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { syncOfficial, type SpanOptions } from '../jobs/catch-up';
+import type { SyncSummary } from '../jobs/sync-official';
+import { openRuntime } from '../runtime';
+import { runCli, UsageError } from './run';
+
+const USAGE = 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]';
+
+function progressPrinter(stream: NodeJS.WriteStream): SpanOptions['onProgress'] {
+  if (stream.isTTY) {
+    return (run, done, total) => {
+      const width = 30;
+      const filled = Math.round((done / total) * width);
+      stream.write(`\r  ${run.from} → ${run.to} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+      if (done === total) stream.write('\n');
+    };
+  }
+  return (run, done, total, chunk) => stream.write(`fetched ${chunk[0]}..${chunk[1]} (${done}/${total} of ${run.from}..${run.to})\n`);
+}
+
+export function describeRuns(runs: readonly SyncSummary[]): string {
+  const lines: string[] = [];
+  for (const r of runs) {
+    const head = `${r.status === 'succeeded' ? 'ok    ' : 'FAILED'} ${r.source} ${r.from}..${r.to}`;
+    lines.push(
+      r.status === 'succeeded'
+        ? `${head}: ${r.inserted} new, ${r.updated} updated, ${r.rejected.length} rejected, ${r.missing.length} days without a value`
+        : `${head}: ${r.error ?? 'unknown error'} (nothing of this run was stored)`,
+    );
+    for (const x of r.rejected) lines.push(`  rejected ${x.date}: ${x.reason}`);
+    if (r.missing.length > 0) lines.push(`  no value for: ${r.missing.length > 12 ? `${r.missing.slice(0, 12).join(', ')} … (${r.missing.length} days)` : r.missing.join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+runCli(async () => {
+  const { values } = parseArgs({
+    options: { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  for (const name of ['from', 'to'] as const) {
+    const value = values[name];
+    if (value !== undefined && !isIsoDate(value)) throw new UsageError(`--${name} must be a calendar date as YYYY-MM-DD (got "${value}")\n${USAGE}`);
+  }
+  if ((values.from === undefined) !== (values.to === undefined) && values.to !== undefined) {
+    throw new UsageError(`--to needs --from\n${USAGE}`);
+  }
+  if (values.from && values.to && values.from > values.to) throw new UsageError(`--from must not be after --to\n${USAGE}`);
+
+  const config = loadConfig();
+  // Progress and the summary go to the terminal; the JSON log only carries warnings and errors.
+  const runtime = await openRuntime(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
+  try {
+    const deps = { db: runtime.db, logger: runtime.logger, changes: runtime.changes, clock: () => new Date() };
+    const to = values.to ?? (values.from ? addDays(calendarDay(new Date()), 1) : undefined);
+    const result = await syncOfficial(deps, runtime.sources, { from: values.from, to, onProgress: progressPrinter(process.stderr) });
+    if (!result.ran) {
+      process.stdout.write('Another instance is syncing right now; nothing done.\n');
+      return 1;
+    }
+    process.stdout.write(`${describeRuns(result.runs)}\n`);
+    return result.ok ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
+});

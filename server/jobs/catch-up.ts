@@ -1,0 +1,79 @@
+/**
+ * Brings the official series up to date: from a week before the last stored day (the central
+ * bank corrects recent values) through tomorrow (published the afternoon before), or the whole
+ * history on an empty database. Long spans go in runs of one year, each stored on its own, so an
+ * interrupted backfill resumes where it stopped instead of starting over.
+ */
+import { addDays, calendarDay } from '../../shared/dates';
+import { SANITY_BOUNDS } from '../sources/sanity';
+import type { OfficialSource } from '../sources/types';
+import { LOCKS, withAdvisoryLock } from '../store/locks';
+import { createRatesStore } from '../store/rates';
+import { syncOfficialSpan, type Progress, type SyncDeps, type SyncSummary } from './sync-official';
+
+export const REREAD_DAYS = 7;
+export const RUN_SPAN_DAYS = 366;
+
+export interface OfficialSources {
+  primary: OfficialSource;
+  fallback: OfficialSource;
+}
+
+export interface CatchUpResult {
+  /** False when another instance held the sync lock and this one did nothing. */
+  ran: boolean;
+  ok: boolean;
+  runs: SyncSummary[];
+}
+
+export interface SpanOptions {
+  from?: string;
+  to?: string;
+  onProgress?: (run: { from: string; to: string }, ...args: Parameters<Progress>) => void;
+}
+
+export function splitSpan(from: string, to: string, days = RUN_SPAN_DAYS): Array<{ from: string; to: string }> {
+  const spans: Array<{ from: string; to: string }> = [];
+  for (let start = from; start <= to; start = addDays(start, days)) {
+    const end = addDays(start, days - 1);
+    spans.push({ from: start, to: end < to ? end : to });
+  }
+  return spans;
+}
+
+/** The span to read when none is given: the last week again, through tomorrow. */
+export async function defaultSpan(deps: SyncDeps): Promise<{ from: string; to: string }> {
+  const last = await createRatesStore(deps.db).lastStoredDate();
+  const today = calendarDay(deps.clock());
+  const from = last ? addDays(last < today ? last : today, -(REREAD_DAYS - 1)) : SANITY_BOUNDS.firstDate;
+  return { from, to: addDays(today, 1) };
+}
+
+async function syncUnlocked(deps: SyncDeps, sources: OfficialSources, options: SpanOptions): Promise<Omit<CatchUpResult, 'ran'>> {
+  const span = options.from && options.to ? { from: options.from, to: options.to } : await defaultSpan(deps);
+  const runs: SyncSummary[] = [];
+  for (const part of splitSpan(span.from, span.to)) {
+    const summary = await syncOfficialSpan(deps, sources.primary, part, (...args) => options.onProgress?.(part, ...args));
+    runs.push(summary);
+    if (summary.status === 'failed') break;
+  }
+  const ok = runs.every((r) => r.status === 'succeeded');
+
+  // Hacienda only knows today's rate: ask it when the central bank could not give one.
+  const today = calendarDay(deps.clock());
+  if (today >= span.from && today <= span.to && !(await createRatesStore(deps.db).byDate(today))) {
+    deps.logger.warn({ today }, 'no official rate for today from the central bank; trying the fallback');
+    runs.push(await syncOfficialSpan(deps, sources.fallback, { from: today, to: today }));
+  }
+  return { ok, runs };
+}
+
+/** Syncs the span (default: catch up) unless another instance is syncing right now. */
+export async function syncOfficial(deps: SyncDeps, sources: OfficialSources, options: SpanOptions = {}): Promise<CatchUpResult> {
+  const result = await withAdvisoryLock(deps.db, LOCKS.officialSync, () => syncUnlocked(deps, sources, options));
+  if (!result.acquired) {
+    deps.logger.info('another instance is syncing; skipped');
+    return { ran: false, ok: true, runs: [] };
+  }
+  return { ran: true, ...result.value };
+}

@@ -1,0 +1,49 @@
+/**
+ * What every command (server, sync, keys) opens from the configuration: the logger, the migrated
+ * database, the change feed and the upstream sources. One place, so they all agree.
+ */
+import type { ChangeFeed } from './changes';
+import { createLocalChangeFeed } from './changes';
+import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
+import type { Config } from './config';
+import { createLogger, type Logger } from './logger';
+import { createOfficialSources } from './sources';
+import { createDatabase, type Database } from './store/database';
+import { migrate } from './store/migrations';
+import type { OfficialSources } from './jobs/catch-up';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  changes: ChangeFeed;
+  sources: OfficialSources;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
+  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir });
+  await migrate(db);
+  const changes = config.redisUrl
+    ? await createRedisChangeFeed(config.redisUrl, logger)
+    : config.databaseUrl
+      ? await createPostgresChangeFeed(config.databaseUrl, logger)
+      : createLocalChangeFeed();
+  const sources = createOfficialSources({
+    bccrToken: config.bccrToken ?? undefined,
+    bccrApiUrl: config.bccrApiUrl,
+    bccrSiteApiUrl: config.bccrSiteApiUrl,
+    haciendaUrl: config.haciendaUrl,
+  });
+  return {
+    config,
+    logger,
+    db,
+    changes,
+    sources,
+    async close() {
+      await changes.close();
+      await db.destroy();
+    },
+  };
+}

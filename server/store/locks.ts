@@ -1,0 +1,43 @@
+/**
+ * PostgreSQL advisory locks, so that one instance syncs while the others skip. The lock belongs
+ * to a database session, so the work runs while one pooled connection is held for it.
+ */
+import type { Knex } from 'knex';
+import { isEmbedded } from './database';
+
+export const LOCKS = {
+  /** Any fixed 64-bit number; it only has to be the same in every instance. */
+  officialSync: 72_830_001,
+  bankingSync: 72_830_002,
+} as const;
+
+interface RawConnection {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+}
+
+/** Runs `work` holding the lock, or returns `{ acquired: false }` at once if another session has it. */
+export async function withAdvisoryLock<T>(db: Knex, key: number, work: () => Promise<T>): Promise<{ acquired: true; value: T } | { acquired: false }> {
+  if (isEmbedded(db)) {
+    // The embedded database has a single session shared by the whole process: the lock still
+    // keeps two runs of this process apart, and no other process can open the same files.
+    const { rows } = (await db.raw('SELECT pg_try_advisory_lock(?) AS ok', [key])) as { rows: Array<{ ok: boolean }> };
+    if (!rows[0]?.ok) return { acquired: false };
+    try {
+      return { acquired: true, value: await work() };
+    } finally {
+      await db.raw('SELECT pg_advisory_unlock(?)', [key]);
+    }
+  }
+  const connection = (await db.client.acquireConnection()) as RawConnection;
+  try {
+    const { rows } = await connection.query('SELECT pg_try_advisory_lock($1) AS ok', [key]);
+    if (!rows[0]?.ok) return { acquired: false };
+    try {
+      return { acquired: true, value: await work() };
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [key]);
+    }
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
