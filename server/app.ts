@@ -4,35 +4,62 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
+import cors from '@koa/cors';
+import { bodyParser } from '@koa/bodyparser';
+import type Redis from 'ioredis';
 import { calendarDay } from '../shared/dates';
+import { LIMITS } from '../shared/limits';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import type { Database } from './store/database';
+import { createAccessRequestsStore } from './store/access-requests';
+import { createApiKeysStore } from './store/api-keys';
 import { createRatesStore } from './store/rates';
 import { createSyncRunsStore } from './store/sync-runs';
+import { createUsageStore } from './store/usage';
 import type { Logger } from './logger';
+import { createAccessControl, type AccessState } from './http/access';
 import { errorEnvelope } from './http/envelope';
 import { HttpError } from './http/errors';
 import { mountRoutes } from './http/mount';
+import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import { ResponseCache } from './http/response-cache';
 import type { Route } from './http/route';
+import { apiSecurityHeaders } from './http/security-headers';
 import { convertRoutes } from './http/routes/convert';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
+import { usageRoutes } from './http/routes/usage';
+import { mountRequestAccess } from './site/request-access';
 import { version } from './version';
 
 export const API_PREFIX = '/api/v1';
 
-const readOnly = () =>
-  new HttpError('METHOD_NOT_ALLOWED', 'Method not allowed: this API is read-only (GET, HEAD, OPTIONS)', { Allow: 'GET, HEAD, OPTIONS' });
+/** Headers a browser script may read from our answers. */
+const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Quota-Limit',
+  'X-Quota-Remaining',
+  'X-Quota-Reset',
+  'Retry-After',
+  'ETag',
+  'X-Request-Id',
+];
 
 export interface AppDeps {
   db: Database;
   logger: Logger;
-  /** Injected so tests can pin "today". */
+  /** Injected so tests can pin "today" and the quota month. */
   clock?: () => Date;
   changes?: ChangeFeed;
+  /** Shares rate limits across instances; null or absent keeps them in this process. */
+  redis?: Redis | null;
+  corsOrigins?: readonly string[];
+  /** Trust X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy?: boolean;
 }
 
 export interface App extends Koa {
@@ -40,38 +67,82 @@ export interface App extends Koa {
   readonly responseCache: ResponseCache;
 }
 
+function corsOrigin(allowed: readonly string[]) {
+  if (allowed.includes('*')) return () => '*';
+  return (ctx: Koa.Context) => (allowed.includes(ctx.get('origin')) ? ctx.get('origin') : '');
+}
+
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const changes = deps.changes ?? createLocalChangeFeed();
   const rates = createRatesStore(deps.db);
+  const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock });
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
 
   const routes: Route[] = [
     ...exchangeRateRoutes({ rates }),
     ...convertRoutes({ rates }),
+    ...usageRoutes({ access }),
     ...healthRoutes({ rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
   ];
 
   const api = new Router({ prefix: API_PREFIX });
-  mountRoutes(api, routes, { cache, scope: () => ({ today: calendarDay(clock()) }) });
-
-  const koa = new Koa({ proxy: true });
-  koa.use(requestLog(deps.logger));
-  koa.use(errorEnvelope(deps.logger));
-  koa.use(async (ctx, next) => {
+  api.use(apiSecurityHeaders);
+  api.use(async (ctx, next) => {
+    await access.identify(ctx);
     await next();
-    // Nothing answered: not a route of ours (a known path with a wrong method is a 405 below).
-    if (ctx.status === 404 && ctx.body == null) throw new HttpError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
   });
-  koa.use(api.routes());
-  koa.use(
-    api.allowedMethods({
-      throw: true,
-      methodNotAllowed: readOnly,
-      notImplemented: readOnly,
+  api.use(
+    rateLimit({
+      redis: deps.redis ?? null,
+      logger: deps.logger,
+      namespace: 'api',
+      windowMs: LIMITS.rateLimit.windowSeconds * 1000,
+      // Sheets traffic all comes from Google's servers: a known key is limited on its own.
+      client: (ctx) => {
+        const key = (ctx.state as AccessState).apiKey;
+        return key ? { id: `key:${key.id}`, max: key.ratePerMinute } : { id: `ip:${ctx.ip}`, max: LIMITS.rateLimit.perMinute };
+      },
     }),
   );
+  mountRoutes(api, routes, { cache, access, today: () => calendarDay(clock()) });
+
+  const site = new Router();
+  site.use(
+    '/request-access',
+    rateLimit({ redis: deps.redis ?? null, logger: deps.logger, namespace: 'site-form', windowMs: 10 * 60_000, client: (ctx) => ({ id: `ip:${ctx.ip}`, max: 10 }) }),
+  );
+  mountRequestAccess(site, createAccessRequestsStore(deps.db));
+
+  const koa = new Koa({ proxy: deps.trustProxy ?? false });
+  koa.use(requestLog(deps.logger));
+  koa.use(errorEnvelope(deps.logger));
+  koa.use(
+    cors({
+      origin: corsOrigin(deps.corsOrigins ?? ['*']),
+      allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
+      allowHeaders: ['x-api-key', 'content-type', 'if-none-match'],
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  );
+  koa.use(async (ctx, next) => {
+    await next();
+    if (ctx.body != null) return;
+    // The routers' allowedMethods answered a known path with a wrong (or unknown) method.
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allow = ctx.response.get('Allow') || 'GET, HEAD, OPTIONS';
+      throw new HttpError('METHOD_NOT_ALLOWED', `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
+    }
+    // Nothing answered: not a route of ours.
+    if (ctx.status === 404) throw new HttpError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
+  });
+  koa.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '16kb', formLimit: '16kb' }));
+  for (const router of [api, site]) {
+    koa.use(router.routes());
+    koa.use(router.allowedMethods());
+  }
 
   return Object.assign(koa, { routes, responseCache: cache });
 }

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { DataDirInUseError } from './store/database';
 import { startScheduler } from './jobs/scheduler';
 import { openRuntime } from './runtime';
 
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`crc-rates failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

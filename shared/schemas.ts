@@ -132,3 +132,14 @@ export const ErrorEnvelopeSchema = z
     error: z.enum(ERROR_CODES as [string, ...string[]]),
   })
   .meta({ id: 'Error' });
+
+export const UsageSchema = z
+  .object({
+    plan: z.enum(['pro', 'custom']),
+    monthlyQuota: z.int(),
+    used: z.int(),
+    remaining: z.int(),
+    resetsAt: timestamp.meta({ description: 'When the count starts again: 00:00 UTC on the first day of next month.' }),
+    ratePerMinute: z.int(),
+  })
+  .meta({ id: 'Usage' });

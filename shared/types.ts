@@ -11,6 +11,7 @@ import type {
   PeriodStatsSchema,
   SideAnalyticsSchema,
   TrendLineSchema,
+  UsageSchema,
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
@@ -24,3 +25,4 @@ export type Chart = z.infer<typeof ChartSchema>;
 export type Conversion = z.infer<typeof ConversionSchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type Trend = SideAnalytics['trend'];
+export type Usage = z.infer<typeof UsageSchema>;

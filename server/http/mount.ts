@@ -1,15 +1,19 @@
 /**
- * Turns the route list into Koa handlers: parameters validated up front, answers served from
- * the response cache with a strong ETag, and `If-None-Match` answered with 304.
+ * Turns the route list into Koa handlers. For each request, in this order: the key (401), the
+ * parameters (400), the answer (404), served from the response cache with a strong ETag; then
+ * the quota is counted, and `If-None-Match` may turn the answer into a 304 (a served request too).
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import type { ApiKey } from '../store/api-keys';
+import type { AccessControl } from './access';
 import type { ResponseCache } from './response-cache';
-import type { RequestScope, Route } from './route';
+import type { Route } from './route';
 
 export interface MountOptions {
   cache: ResponseCache;
-  scope: () => RequestScope;
+  access: AccessControl;
+  today: () => string;
 }
 
 const CACHE_CONTROL = {
@@ -29,19 +33,33 @@ export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }
 
-export function mountRoutes(router: Router, routes: readonly Route[], { cache, scope }: MountOptions): void {
+async function answer(ctx: Context, route: Route, { cache, access, today }: MountOptions, apiKey: ApiKey | null) {
+  const scope = { today: today(), apiKey };
+  const query = route.parse(ctx.query);
+  const key = `${scope.today} ${route.path} ${JSON.stringify(query)}`;
+  let entry = route.cache ? cache.get(key) : undefined;
+  if (!entry) {
+    const generation = cache.generation;
+    const data = await route.handle(query, scope);
+    const body = JSON.stringify(route.raw ? data : { success: true, data });
+    // An answer computed while the data changed is sent but not kept.
+    entry = route.cache && generation === cache.generation ? cache.set(key, body) : cache.wrap(body);
+  }
+  if (apiKey && route.quota) await access.consume(ctx, apiKey);
+  return entry;
+}
+
+export function mountRoutes(router: Router, routes: readonly Route[], options: MountOptions): void {
   for (const route of routes) {
     router.get(route.path, async (ctx: Context) => {
-      const requestScope = scope();
-      const query = route.parse(ctx.query);
-      const key = `${requestScope.today} ${route.path} ${JSON.stringify(query)}`;
-      let entry = route.cache ? cache.get(key) : undefined;
-      if (!entry) {
-        const generation = cache.generation;
-        const data = await route.handle(query, requestScope);
-        const body = JSON.stringify(route.raw ? data : { success: true, data });
-        // An answer computed while the data changed is sent but not kept.
-        entry = route.cache && generation === cache.generation ? cache.set(key, body) : cache.wrap(body);
+      const apiKey = route.access === 'key' ? options.access.requireKey(ctx) : null;
+      let entry;
+      try {
+        entry = await answer(ctx, route, options, apiKey);
+      } catch (error) {
+        // Refused after authentication: the quota headers still tell where the key stands.
+        if (apiKey && route.quota && !ctx.response.get('X-Quota-Limit')) await options.access.describe(ctx, apiKey);
+        throw error;
       }
       ctx.status = 200;
       ctx.set('Cache-Control', CACHE_CONTROL[route.access]);

@@ -15,6 +15,15 @@ function expecting<T extends z.ZodType>(schema: T, expectation: string): T {
   return schema;
 }
 
+/** The expectation of a schema, also when a route wrapped it afterwards (`date(…).optional()`). */
+function expectationOf(schema: z.ZodType): string | undefined {
+  let current: z.ZodType = schema;
+  while (!expectations.has(current) && (current instanceof z.ZodOptional || current instanceof z.ZodDefault)) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return expectations.get(current);
+}
+
 const strictInteger = (value: unknown) => (typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value) ? Number(value) : value);
 const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
 const upperCase = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
@@ -76,8 +85,8 @@ export function parseQuery<S extends QueryShape>(shape: S, raw: Record<string, s
       out[name] = result.data;
       continue;
     }
-    if (value === undefined) throw badRequest(`Parameter "${name}" is required: ${expectations.get(schema) ?? 'see the documentation'}`);
-    throw badRequest(`Parameter "${name}" must be ${expectations.get(schema) ?? 'valid'} (got "${value}")`);
+    if (value === undefined) throw badRequest(`Parameter "${name}" is required: ${expectationOf(schema) ?? 'see the documentation'}`);
+    throw badRequest(`Parameter "${name}" must be ${expectationOf(schema) ?? 'valid'} (got "${value}")`);
   }
   return out as ParsedQuery<S>;
 }

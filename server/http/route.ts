@@ -3,6 +3,7 @@
  * validation, the OpenAPI document and the Postman collection are all built from this one list.
  */
 import type { z } from 'zod';
+import type { ApiKey } from '../store/api-keys';
 import { parseQuery, type ParsedQuery, type QueryShape } from './params';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -11,6 +12,8 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 export interface RequestScope {
   /** The calendar day in Costa Rica when the request arrived. */
   today: string;
+  /** The caller's key on keyed routes. */
+  apiKey: ApiKey | null;
 }
 
 export interface RouteSpec<S extends QueryShape, T> {
@@ -30,6 +33,8 @@ export interface RouteSpec<S extends QueryShape, T> {
   cache?: boolean;
   /** Raw documents (OpenAPI, Postman) are served without the envelope. */
   raw?: boolean;
+  /** Whether a keyed answer counts against the monthly quota (`/usage` does not). */
+  quota?: boolean;
   handle: (query: ParsedQuery<S>, scope: RequestScope) => Promise<T>;
 }
 
@@ -44,6 +49,7 @@ export interface Route {
   readonly example?: Record<string, string>;
   readonly cache: boolean;
   readonly raw: boolean;
+  readonly quota: boolean;
   parse(raw: RawQuery): Record<string, unknown>;
   handle(query: Record<string, unknown>, scope: RequestScope): Promise<unknown>;
 }
@@ -60,6 +66,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     example: spec.example,
     cache: spec.cache ?? true,
     raw: spec.raw ?? false,
+    quota: spec.access === 'key' && (spec.quota ?? true),
     parse(raw) {
       const query = parseQuery(spec.query, raw);
       spec.check?.(query, raw);

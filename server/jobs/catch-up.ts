@@ -41,9 +41,19 @@ export function splitSpan(from: string, to: string, days = RUN_SPAN_DAYS): Array
   return spans;
 }
 
+/**
+ * The last day the central bank's own series is stored through. Hacienda rows are left out: the
+ * fallback fills today even when a backfill was interrupted years earlier, and starting from that
+ * row would skip the missing years for good.
+ */
+async function lastOfficialDate(deps: SyncDeps): Promise<string | null> {
+  const row = await deps.db('exchange_rates').where({ source: 'BCCR' }).max<{ max: string | null }>('date as max').first();
+  return row?.max ?? null;
+}
+
 /** The span to read when none is given: the last week again, through tomorrow. */
 export async function defaultSpan(deps: SyncDeps): Promise<{ from: string; to: string }> {
-  const last = await createRatesStore(deps.db).lastStoredDate();
+  const last = await lastOfficialDate(deps);
   const today = calendarDay(deps.clock());
   const from = last ? addDays(last < today ? last : today, -(REREAD_DAYS - 1)) : SANITY_BOUNDS.firstDate;
   return { from, to: addDays(today, 1) };

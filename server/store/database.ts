@@ -4,6 +4,7 @@
  * default turns it into a local-midnight Date, which shifts the day in any zone west of UTC.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { PGlite } from '@electric-sql/pglite';
 import ClientPgLite from 'knex-pglite';
@@ -43,13 +44,50 @@ export function createDatabase(options: DatabaseOptions): Database {
       acquireConnectionTimeout: 5000,
     });
   }
-  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) process.once('exit', claimDataDir(options.dataDir));
   const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers });
   return knex({
     client: ClientPgLite as unknown as typeof knex.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as unknown as Knex.StaticConnectionConfig,
   });
+}
+
+export class DataDirInUseError extends Error {}
+
+/**
+ * The embedded database is one process's files: a second process opening them (a `keys` command
+ * while `npm start` runs) would corrupt them. A pid file makes the second one stop with a clear
+ * message instead.
+ */
+function claimDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const pidFile = path.join(dataDir, 'crc-rates.pid');
+  try {
+    const holder = Number(fs.readFileSync(pidFile, 'utf8'));
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new DataDirInUseError(
+        `The embedded database in ${dataDir} is in use by process ${holder} (a running server?). Stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  fs.writeFileSync(pidFile, String(process.pid));
+  return () => {
+    if (fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') === String(process.pid)) fs.rmSync(pidFile);
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function isEmbedded(db: Database): boolean {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp, type App, type AppDeps } from '../../server/app';
 import { createLocalChangeFeed, type ChangeFeed } from '../../server/changes';
+import { createApiKeysStore } from '../../server/store/api-keys';
 import { createRatesStore, type RateInput, type RatesStore } from '../../server/store/rates';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -23,7 +24,12 @@ export interface TestApp {
   changes: ChangeFeed;
   /** Writes rows through the store and announces the change, as a sync does. */
   seed(rows: readonly RateInput[]): Promise<void>;
-  /** GET under /api/v1; the body is parsed JSON (cast `data` to the shared types to read into it). */
+  /** A key with limits far above what a test reaches, sent by `get` unless told otherwise. */
+  key: string;
+  /**
+   * GET under /api/v1 with `key` (pass `{ 'x-api-key': '' }` to send none, or another key);
+   * the body is parsed JSON (cast `data` to the shared types to read into it).
+   */
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: ApiBody }>;
   close(): Promise<void>;
 }
@@ -36,7 +42,9 @@ export async function startTestApp(options: Partial<AppDeps> & { database?: Test
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const rates = createRatesStore(database.db);
+  const { key } = await createApiKeysStore(database.db).create({ name: 'test', plan: 'custom', monthlyQuota: 1_000_000_000, ratePerMinute: 1_000_000 });
   return {
+    key,
     app,
     url,
     api: `${url}/api/v1`,
@@ -48,7 +56,9 @@ export async function startTestApp(options: Partial<AppDeps> & { database?: Test
       await changes.ratesChanged();
     },
     async get(path, headers = {}) {
-      const response = await fetch(`${url}/api/v1${path}`, { headers });
+      const merged: Record<string, string> = { 'x-api-key': key, ...headers };
+      if (merged['x-api-key'] === '') delete merged['x-api-key'];
+      const response = await fetch(`${url}/api/v1${path}`, { headers: merged });
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
     },

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import * as exchangeRates from './001_exchange_rates';
 import * as syncRuns from './002_sync_runs';
+import * as access from './003_access';
 
 interface Migration {
   name: string;
@@ -15,6 +16,7 @@ interface Migration {
 const migrations: Migration[] = [
   { name: '001_exchange_rates', ...exchangeRates },
   { name: '002_sync_runs', ...syncRuns },
+  { name: '003_access', ...access },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -38,7 +38,7 @@ describe('GET /exchange-rate/latest', () => {
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect(first.headers.get('cache-control')).toContain('private');
-    const again = await fetch(`${t.api}/exchange-rate/latest`, { headers: { 'If-None-Match': etag ?? '' } });
+    const again = await fetch(`${t.api}/exchange-rate/latest`, { headers: { 'If-None-Match': etag ?? '', 'x-api-key': t.key } });
     expect(again.status).toBe(304);
   });
 
