@@ -21,6 +21,8 @@ export interface Config {
   readonly llm: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
   readonly logLevel: LogLevel;
   readonly metricsToken: string | null;
+  /** Trust X-Forwarded-For: only behind a proxy that sets it, or clients could pick their own IP. */
+  readonly trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +65,12 @@ function cron(env: Env): string | null {
     throw new ConfigError('SYNC_CRON', `must be a cron expression of 5 or 6 fields, or "off" (got "${raw}")`);
   }
   return raw;
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = (optional(env, name) ?? 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  return raw === 'true' || raw === '1';
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -115,5 +123,6 @@ export function loadConfig(env: Env = process.env): Config {
         : null,
     logLevel,
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    trustProxy: bool(env, 'TRUST_PROXY'),
   });
 }

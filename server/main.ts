@@ -3,6 +3,7 @@
  * (stop accepting, let in-flight requests finish, then close the database).
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './store/database';
@@ -16,11 +17,12 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config);
   const { logger, db, changes } = runtime;
 
-  const app = createApp({ db, logger, changes });
+  const app = createApp({ db, logger, changes, redis: runtime.redis, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  logger.info({ port: config.port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
   // Starts with a catch-up in the background: the server answers from what it has meanwhile.
   const scheduler = startScheduler({ db, logger, changes, clock: () => new Date() }, runtime.sources, { cron: config.syncCron });
 

@@ -2,6 +2,7 @@
  * What every command (server, sync, keys) opens from the configuration: the logger, the migrated
  * database, the change feed and the upstream sources. One place, so they all agree.
  */
+import Redis from 'ioredis';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
@@ -18,6 +19,8 @@ export interface Runtime {
   db: Database;
   changes: ChangeFeed;
   sources: OfficialSources;
+  /** The client that shares rate limits, when REDIS_URL is set. */
+  redis: Redis | null;
   close(): Promise<void>;
 }
 
@@ -35,14 +38,21 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     bccrSiteApiUrl: config.bccrSiteApiUrl,
     haciendaUrl: config.haciendaUrl,
   });
+  // Fail fast while Redis is away: the rate limiter then counts in memory instead of waiting.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 })
+    : null;
+  redis?.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
   return {
     config,
+    redis,
     logger,
     db,
     changes,
     sources,
     async close() {
       await changes.close();
+      redis?.disconnect();
       await db.destroy();
     },
   };

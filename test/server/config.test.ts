@@ -1,0 +1,60 @@
+import { ConfigError, DEFAULT_SYNC_CRON, loadConfig } from '../../server/config';
+
+describe('loadConfig', () => {
+  it('gives the documented defaults on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      redisUrl: null,
+      bccrToken: null,
+      syncCron: DEFAULT_SYNC_CRON,
+      corsOrigins: ['*'],
+      llm: null,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@db:5432/rates',
+      REDIS_URL: 'redis://cache:6379',
+      SYNC_CRON: 'off',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      LLM_BASE_URL: 'https://llm.example/v1/',
+      LLM_API_KEY: 'secret',
+      LLM_MODEL: 'small',
+      LOG_LEVEL: 'DEBUG',
+      TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgres://u@db:5432/rates',
+      syncCron: null,
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      llm: { baseUrl: 'https://llm.example/v1', apiKey: 'secret', model: 'small' },
+      logLevel: 'debug',
+      trustProxy: true,
+    });
+  });
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x/y' }],
+    ['REDIS_URL', { REDIS_URL: 'not a url' }],
+    ['BCCR_API_URL', { BCCR_API_URL: 'ftp://x' }],
+    ['SYNC_CRON', { SYNC_CRON: 'every day' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'example.com' }],
+    ['LLM_BASE_URL', { LLM_MODEL: 'only-this' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+  ])('stops with a message naming %s', (variable, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(variable);
+  });
+});
