@@ -15,17 +15,23 @@ interface RawConnection {
   query(sql: string, params?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
 }
 
+/** The keys this process holds on each embedded database. */
+const heldOnEmbedded = new WeakMap<Knex, Set<number>>();
+
 /** Runs `work` holding the lock, or returns `{ acquired: false }` at once if another session has it. */
 export async function withAdvisoryLock<T>(db: Knex, key: number, work: () => Promise<T>): Promise<{ acquired: true; value: T } | { acquired: false }> {
   if (isEmbedded(db)) {
-    // The embedded database has a single session shared by the whole process: the lock still
-    // keeps two runs of this process apart, and no other process can open the same files.
-    const { rows } = (await db.raw('SELECT pg_try_advisory_lock(?) AS ok', [key])) as { rows: Array<{ ok: boolean }> };
-    if (!rows[0]?.ok) return { acquired: false };
+    // The embedded database has a single session shared by the whole process, and a session is
+    // granted an advisory lock it already holds again: so the process keeps its own runs apart
+    // here (checked and taken synchronously). No other process can open the same files.
+    let held = heldOnEmbedded.get(db);
+    if (!held) heldOnEmbedded.set(db, (held = new Set()));
+    if (held.has(key)) return { acquired: false };
+    held.add(key);
     try {
       return { acquired: true, value: await work() };
     } finally {
-      await db.raw('SELECT pg_advisory_unlock(?)', [key]);
+      held.delete(key);
     }
   }
   const connection = (await db.client.acquireConnection()) as RawConnection;

@@ -1,0 +1,106 @@
+/**
+ * Shared pieces of the ingestion tests: sources pointed at the fake upstream with a fast policy,
+ * sync dependencies on a pinned clock, whole-table snapshots, and a bounded wait.
+ */
+import pino from 'pino';
+import { addDays } from '../../shared/dates';
+import { createLocalChangeFeed, type ChangeFeed } from '../../server/changes';
+import type { OfficialSources } from '../../server/jobs/catch-up';
+import type { SyncDeps } from '../../server/jobs/sync-official';
+import { createOfficialSources } from '../../server/sources';
+import type { RequestPolicy } from '../../server/sources/http';
+import { createApiKeysStore } from '../../server/store/api-keys';
+import type { Database } from '../../server/store/database';
+import type { FakeUpstream } from '../fakes/bccr-upstream';
+
+/** Which route of the central bank plays the primary: the public site API (no token) or the SDDE token API. */
+export type PrimaryRoute = 'site' | 'sdde';
+export const PRIMARY_ROUTES: ReadonlyArray<[string, PrimaryRoute]> = [
+  ['the site API (no token)', 'site'],
+  ['the SDDE token API', 'sdde'],
+];
+
+export const silentLogger = pino({ level: 'silent' });
+
+/** 12:00 in Costa Rica (UTC−6) on `day`: well inside that calendar day in every zone that matters. */
+export function noonInCostaRica(day: string): Date {
+  return new Date(`${day}T18:00:00.000Z`);
+}
+
+/**
+ * The adapters `createOfficialSources` makes from configuration, aimed at the fake. Waits between
+ * retries are recorded instead of slept (the policy's `sleep` is the injection point for that), so
+ * retry counts and Retry-After handling are observable without slowing the suite; timeouts are real.
+ */
+export function fakeSources(fake: FakeUpstream, primary: PrimaryRoute, policy: RequestPolicy = {}): { sources: OfficialSources; delays: number[] } {
+  const delays: number[] = [];
+  const sources = createOfficialSources({
+    bccrToken: primary === 'sdde' ? fake.token : undefined,
+    bccrApiUrl: fake.sddeUrl,
+    bccrSiteApiUrl: fake.siteUrl,
+    haciendaUrl: fake.haciendaUrl,
+    timeoutMs: 5000,
+    retries: 2,
+    baseDelayMs: 10,
+    maxDelayMs: 1000,
+    sleep: async (ms) => void delays.push(ms),
+    random: () => 0.5,
+    ...policy,
+  });
+  return { sources, delays };
+}
+
+export function syncDeps(db: Database, clock: () => Date, changes: ChangeFeed = createLocalChangeFeed()): SyncDeps {
+  return { db, logger: silentLogger, changes, clock };
+}
+
+/** Every calendar day of `from..to`, inclusive. */
+export function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+export interface StoredRow {
+  date: string;
+  buy: number;
+  sell: number;
+  source: string;
+  fetched_at: Date;
+  updated_at: Date;
+}
+
+/** The whole exchange_rates table, every column, in date order. */
+export function snapshotRates(db: Database): Promise<StoredRow[]> {
+  return db<StoredRow>('exchange_rates').select('*').orderBy('date');
+}
+
+/** What the fake serves for each day of `days`, in the shape of a stored row's values. */
+export function fakeValues(fake: FakeUpstream, days: readonly string[]): Array<{ date: string; buy: number | null; sell: number | null }> {
+  return days.map((date) => ({ date, buy: fake.rateFor(date)?.buy ?? null, sell: fake.rateFor(date)?.sell ?? null }));
+}
+
+export async function clearTables(db: Database): Promise<void> {
+  await db('exchange_rates').delete();
+  await db('sync_runs').delete();
+}
+
+/** A key with limits high enough that polling loops never meet the rate limit or the quota. */
+export async function createTestKey(db: Database): Promise<{ 'x-api-key': string }> {
+  const { key } = await createApiKeysStore(db).create({ name: 'ingestion tests', plan: 'custom', monthlyQuota: 1_000_000, ratePerMinute: 100_000 });
+  return { 'x-api-key': key };
+}
+
+/**
+ * Polls `probe` until it returns something other than undefined, for at most `timeoutMs`. The
+ * assertion is on what it returns, never on how long it took.
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000, intervalMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

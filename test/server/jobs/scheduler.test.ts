@@ -1,0 +1,102 @@
+/**
+ * The scheduler: a catch-up in the background right after start, a failed run tried again with
+ * backoff until it succeeds, and `stop()` ending everything (no retry, no schedule left behind).
+ */
+import { addDays } from '../../../shared/dates';
+import { startScheduler, type Scheduler } from '../../../server/jobs/scheduler';
+import { createRatesStore } from '../../../server/store/rates';
+import { createSyncRunsStore } from '../../../server/store/sync-runs';
+import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { clearTables, daysOf, fakeSources, fakeValues, noonInCostaRica, syncDeps, waitFor } from '../../helpers/sync';
+
+const TODAY = '2026-11-20';
+const clock = () => noonInCostaRica(TODAY);
+/** One stored day, so that the catch-up covers a couple of weeks instead of the whole history. */
+const SEEDED = addDays(TODAY, -10);
+
+let fake: FakeUpstream;
+let database: TestDatabase;
+let scheduler: Scheduler | null = null;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream({ today: TODAY });
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await fake.close();
+  await database.drop();
+});
+beforeEach(async () => {
+  await clearTables(database.db);
+  fake.setFault('sdde', null);
+  fake.setRates(null);
+  fake.requests.length = 0;
+  const r = fake.rateFor(SEEDED)!;
+  await createRatesStore(database.db).upsert([{ date: SEEDED, buy: r.buy!, sell: r.sell!, source: 'BCCR', fetchedAt: clock() }]);
+});
+afterEach(async () => {
+  await scheduler?.stop();
+  scheduler = null;
+});
+
+const deps = () => syncDeps(database.db, clock);
+const runs = async () => (await createSyncRunsStore(database.db).recent(100)).reverse();
+const idle = (s: Scheduler) => async () => (s.current === null ? true : undefined);
+
+async function expectCaughtUp(): Promise<void> {
+  const days = daysOf(SEEDED, TODAY);
+  const stored = await createRatesStore(database.db).range(SEEDED, addDays(TODAY, 1));
+  expect(stored.map(({ date, buy, sell }) => ({ date, buy, sell }))).toEqual(fakeValues(fake, days));
+  expect(stored.every((r) => r.source === 'BCCR')).toBe(true);
+}
+
+it('catches up in the background right after start', async () => {
+  const { sources } = fakeSources(fake, 'sdde');
+  const s = startScheduler(deps(), sources, { cron: null });
+  scheduler = s;
+  // start() returned without waiting for anything upstream.
+  expect(fake.requests).toHaveLength(0);
+
+  await waitFor(async () => (await runs()).find((r) => r.status === 'succeeded'), 'the first catch-up');
+  await waitFor(idle(s), 'the run to end');
+
+  expect((await runs()).map((r) => [r.source, r.status, r.spanFrom])).toEqual([['bccr-sdde', 'succeeded', addDays(SEEDED, -6)]]);
+  await expectCaughtUp();
+});
+
+it('retries a failed run with backoff, and the retry succeeds once the fault clears', async () => {
+  // Each scheduled attempt makes one request (no retries inside the adapter): the first two fail.
+  fake.setFault('sdde', { kind: '500', times: 2 });
+  const { sources } = fakeSources(fake, 'sdde', { retries: 0 });
+  const s = startScheduler(deps(), sources, { cron: null, retryDelaysMs: [10, 10, 10] });
+  scheduler = s;
+
+  await waitFor(async () => (await runs()).find((r) => r.source === 'bccr-sdde' && r.status === 'succeeded'), 'a successful retry');
+  await waitFor(idle(s), 'the run to end');
+
+  const official = (await runs()).filter((r) => r.source === 'bccr-sdde');
+  expect(official.map((r) => r.status)).toEqual(['failed', 'failed', 'succeeded']);
+  expect(official[0]!.error).toMatch(/HTTP 500/);
+  // While the central bank failed, the fallback gave today once; the central bank's value replaced it.
+  expect((await runs()).filter((r) => r.source === 'hacienda').map((r) => [r.status, r.inserted])).toEqual([['succeeded', 1]]);
+  await expectCaughtUp();
+});
+
+it('stop() ends it: the pending retry and the schedule are dropped', async () => {
+  fake.setFault('sdde', '500');
+  const { sources } = fakeSources(fake, 'sdde', { retries: 0 });
+  const s = startScheduler(deps(), sources, { cron: '0,30 12-18 * * 1-5', retryDelaysMs: [60_000] });
+  scheduler = s;
+  await waitFor(async () => (await runs()).find((r) => r.status === 'failed'), 'the first failed run');
+  await waitFor(idle(s), 'the run to end, with a retry now pending');
+
+  await s.stop();
+  const requests = fake.requests.length;
+  const recorded = (await runs()).length;
+  await s.runNow();
+
+  expect(s.current).toBeNull();
+  expect(fake.requests).toHaveLength(requests);
+  expect(await runs()).toHaveLength(recorded);
+});
