@@ -31,7 +31,10 @@ import { convertRoutes } from './http/routes/convert';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
 import { usageRoutes } from './http/routes/usage';
+import { withDocuments } from './http/routes/documents';
 import { mountRequestAccess } from './site/request-access';
+import { mountDocs } from './site/docs';
+import { createMetrics } from './http/metrics';
 import { version } from './version';
 
 export const API_PREFIX = '/api/v1';
@@ -60,6 +63,8 @@ export interface AppDeps {
   corsOrigins?: readonly string[];
   /** Trust X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy?: boolean;
+  /** The operator token of /metrics; without one the route does not exist. */
+  metricsToken?: string | null;
 }
 
 export interface App extends Koa {
@@ -80,12 +85,15 @@ export function createApp(deps: AppDeps): App {
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
 
-  const routes: Route[] = [
-    ...exchangeRateRoutes({ rates }),
-    ...convertRoutes({ rates }),
-    ...usageRoutes({ access }),
-    ...healthRoutes({ rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
-  ];
+  const routes = withDocuments(
+    [
+      ...exchangeRateRoutes({ rates }),
+      ...convertRoutes({ rates }),
+      ...usageRoutes({ access }),
+      ...healthRoutes({ db: deps.db, rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
+    ],
+    version,
+  );
 
   const api = new Router({ prefix: API_PREFIX });
   api.use(apiSecurityHeaders);
@@ -114,9 +122,18 @@ export function createApp(deps: AppDeps): App {
     rateLimit({ redis: deps.redis ?? null, logger: deps.logger, namespace: 'site-form', windowMs: 10 * 60_000, client: (ctx) => ({ id: `ip:${ctx.ip}`, max: 10 }) }),
   );
   mountRequestAccess(site, createAccessRequestsStore(deps.db));
+  mountDocs(site);
+  // Liveness touches no dependency: it says the process answers, nothing more.
+  site.get('/livez', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+  const metrics = createMetrics(deps.db);
+  metrics.mount(site, deps.metricsToken ?? null);
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });
   koa.use(requestLog(deps.logger));
+  koa.use(metrics.observe);
   koa.use(errorEnvelope(deps.logger));
   koa.use(
     cors({

@@ -40,6 +40,7 @@ export function errorEnvelope(logger: Logger): Middleware {
     } catch (error) {
       const known = asHttpError(error);
       if (known) {
+        if (known.status >= 500) logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known.message);
         ctx.status = known.status;
         ctx.set(known.headers);
         ctx.body = { success: false, message: known.message, error: known.code };

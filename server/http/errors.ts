@@ -7,8 +7,10 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** What caused it, for the log (never shown to the client). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'HttpError';
     this.status = ERROR_STATUS[code];
   }

@@ -14,6 +14,8 @@ export interface RequestScope {
   today: string;
   /** The caller's key on keyed routes. */
   apiKey: ApiKey | null;
+  /** `scheme://host[:port]` as the client reached us, for documents that point back here. */
+  origin: string;
 }
 
 export interface RouteSpec<S extends QueryShape, T> {
@@ -35,6 +37,8 @@ export interface RouteSpec<S extends QueryShape, T> {
   raw?: boolean;
   /** Whether a keyed answer counts against the monthly quota (`/usage` does not). */
   quota?: boolean;
+  /** When the route answers 404 (documented), if it can. */
+  notFound?: string;
   handle: (query: ParsedQuery<S>, scope: RequestScope) => Promise<T>;
 }
 
@@ -50,6 +54,8 @@ export interface Route {
   readonly cache: boolean;
   readonly raw: boolean;
   readonly quota: boolean;
+  /** The 404 this route can answer, in words, or null when it never does. */
+  readonly notFound: string | null;
   parse(raw: RawQuery): Record<string, unknown>;
   handle(query: Record<string, unknown>, scope: RequestScope): Promise<unknown>;
 }
@@ -67,6 +73,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     cache: spec.cache ?? true,
     raw: spec.raw ?? false,
     quota: spec.access === 'key' && (spec.quota ?? true),
+    notFound: spec.notFound ?? null,
     parse(raw) {
       const query = parseQuery(spec.query, raw);
       spec.check?.(query, raw);

@@ -40,7 +40,7 @@ describe('npm start', () => {
   });
 
   it('serves health on the embedded database, fills itself, and stops on SIGTERM', async () => {
-    const env = { ...process.env, PORT: '0', DATA_DIR: dataDir, SYNC_CRON: 'off', BCCR_SITE_API_URL: fake.siteUrl, HACIENDA_URL: fake.haciendaUrl };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, SYNC_CRON: 'off', BCCR_SITE_API_URL: fake.siteUrl, HACIENDA_URL: fake.haciendaUrl };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], { cwd: ROOT, env });

@@ -33,6 +33,7 @@ export function convertRoutes({ rates }: { rates: RatesStore }): Route[] {
       },
       response: ConversionSchema,
       example: { amount: '100', from: 'USD', to: 'CRC', rate: 'sell' },
+      notFound: 'The requested day has no rate (or no rate is stored yet).',
       handle: async (query, { today }) => {
         const from = query.from ?? (query.to ? other(query.to) : 'USD');
         const to = query.to ?? other(from);

@@ -23,6 +23,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       description: 'The record with the greatest date that is not after today (Costa Rica time).',
       query: {},
       response: ExchangeRateSchema,
+      notFound: 'No rate has been stored yet.',
       handle: async (_, { today }) => {
         const latest = await rates.latest(today);
         if (!latest) throw notFound('No exchange rate has been stored yet');
@@ -39,6 +40,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       query: { date: date('The day, YYYY-MM-DD.') },
       response: ExchangeRateSchema,
       example: { date: '2025-01-15' },
+      notFound: 'The day has no rate.',
       handle: async ({ date }) => {
         const record = await rates.byDate(date);
         if (!record) throw notFound(`No exchange rate for ${date}`);
@@ -55,6 +57,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays) },
       response: z.array(ExchangeRateSchema),
       example: { days: '7' },
+      notFound: 'No rate has been stored yet.',
       handle: async ({ days }, { today }) => {
         const window = await lastDays(rates, today, days);
         return rates.range(window.from, window.to);
@@ -92,6 +95,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       },
       response: AnalyticsSchema,
       example: { days: '30' },
+      notFound: 'The window holds no record.',
       handle: async ({ days, from, to }, { today }) => {
         const window = from && to ? { from, to } : await lastDays(rates, today, days);
         const points = await rates.points(window.from, window.to);
@@ -130,6 +134,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       },
       response: ChartSchema,
       example: { days: '365', points: '90' },
+      notFound: 'The window holds no record.',
       handle: async ({ days, points }, { today }) => {
         const window = await lastDays(rates, today, days);
         const records = await rates.points(window.from, window.to);

@@ -1,0 +1,88 @@
+/**
+ * Prometheus metrics at /metrics, for operators only (a bearer token, METRICS_TOKEN; without one
+ * the route does not exist). Request counts and latencies by route and status are counted as
+ * requests pass; sync outcomes and data freshness are read from the database at scrape time, so
+ * every instance reports the same truth.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type Router from '@koa/router';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Database } from '../store/database';
+import { HttpError } from './errors';
+
+function sameToken(sent: string, expected: string): boolean {
+  const a = Buffer.from(sent);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function createMetrics(db: Database) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request',
+    labelNames,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'crc_sync_runs',
+    help: 'Sync runs recorded, by kind and outcome',
+    labelNames: ['kind', 'status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await db('sync_runs').select('kind', 'status').count<Array<{ kind: string; status: string; count: number }>>('* as count').groupBy('kind', 'status');
+      for (const r of rows) this.set({ kind: r.kind, status: r.status }, Number(r.count));
+    },
+  });
+  new Gauge({
+    name: 'crc_latest_rate_date_seconds',
+    help: 'The latest stored official date, as a Unix time (00:00 UTC of that day)',
+    registers: [registry],
+    async collect() {
+      const row = await db('exchange_rates').max<{ max: string | null }>('date as max').first();
+      if (row?.max) this.set(Date.parse(`${row.max}T00:00:00Z`) / 1000);
+    },
+  });
+  new Gauge({
+    name: 'crc_last_successful_sync_seconds',
+    help: 'When the last successful sync of the official series ended, as a Unix time',
+    registers: [registry],
+    async collect() {
+      const row = await db('sync_runs').where({ kind: 'official', status: 'succeeded' }).max<{ max: Date | null }>('finished_at as max').first();
+      if (row?.max) this.set(row.max.getTime() / 1000);
+    },
+  });
+
+  /** Counts every request; the route label is the route's pattern, never the raw path. */
+  const observe: Middleware = async (ctx, next) => {
+    const end = latency.startTimer();
+    try {
+      await next();
+    } finally {
+      const labels = { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) };
+      requests.inc(labels);
+      end(labels);
+    }
+  };
+
+  const mount = (router: Router, token: string | null) => {
+    if (!token) return;
+    router.get('/metrics', async (ctx) => {
+      const sent = (ctx.get('authorization').match(/^Bearer (.+)$/) ?? [])[1] ?? '';
+      ctx.set('Cache-Control', 'no-store');
+      if (!sameToken(sent, token)) {
+        throw new HttpError('UNAUTHORIZED', 'Metrics need the operator token (Authorization: Bearer …)', { 'WWW-Authenticate': 'Bearer' });
+      }
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    });
+  };
+
+  return { registry, observe, mount };
+}

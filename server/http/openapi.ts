@@ -1,0 +1,197 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route list: the same schemas that validate the
+ * parameters describe them here, and the response shapes come from shared/schemas. A route added
+ * to the list is documented by construction.
+ */
+import { z } from 'zod';
+import type { ErrorCode } from '../../shared/errors';
+import { LIMITS } from '../../shared/limits';
+import * as sharedSchemas from '../../shared/schemas';
+import { isRequired } from './params';
+import type { Route } from './route';
+
+type Json = Record<string, unknown>;
+
+const DESCRIPTION = `The official USD/CRC exchange rate of the Banco Central de Costa Rica (BCCR): every calendar day since 1983, buy (indicator 317) and sell (318), in colones per US dollar.
+
+**Envelope.** Every answer is \`{ "success": true, "data": … }\` or \`{ "success": false, "message": "…", "error": "CODE" }\`; the message names the parameter at fault.
+
+**Dates** are \`YYYY-MM-DD\` calendar days; "today" is the day in America/Costa_Rica. A window of \`days\` is the \`days\` calendar days ending at the latest date, inclusive.
+
+**Rounding.** Money results are rounded to 2 decimals and derived statistics to 4, half away from zero, computed in decimal arithmetic.
+
+**Definitions.** Volatility is the sample standard deviation (n − 1) of the percentage changes between consecutive records. \`slopePerDay\` is the ordinary least squares slope against calendar days. The trend is up or down by the slope's sign when |slope × days spanned| ≥ 0.1 % of the average, else stable. Charts are downsampled with Largest-Triangle-Three-Buckets on the sell rate, keeping the first and last records.
+
+**Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304.`;
+
+const ERROR_TEXT: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'A parameter is missing, malformed or out of range; the message names it.',
+  UNAUTHORIZED: 'x-api-key missing, unknown or revoked.',
+  NOT_FOUND: 'No data for the request.',
+  METHOD_NOT_ALLOWED: 'Only GET, HEAD and OPTIONS are served.',
+  RATE_LIMITED: 'Over the per-minute limit; Retry-After says when to try again.',
+  QUOTA_EXCEEDED: 'The monthly quota of the key is used up; Retry-After says when it resets.',
+  INTERNAL_ERROR: 'Something unexpected; the message never carries details.',
+  SERVICE_UNAVAILABLE: 'The database does not answer.',
+};
+
+const ERROR_EXAMPLES: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'Parameter "days" must be an integer from 1 to 365 (got "abc")',
+  UNAUTHORIZED: 'An API key is required: send it in the x-api-key header',
+  NOT_FOUND: 'No exchange rate for 2025-01-15',
+  METHOD_NOT_ALLOWED: 'Method POST is not allowed on /api/v1/exchange-rate/latest; allowed: HEAD, GET',
+  RATE_LIMITED: 'Rate limit of 60 requests per minute exceeded; retry in 12 s',
+  QUOTA_EXCEEDED: 'Monthly quota of 5000 requests used up; it resets at 2025-02-01T00:00:00.000Z',
+  INTERNAL_ERROR: 'Internal server error',
+  SERVICE_UNAVAILABLE: 'Database unreachable',
+};
+
+const header = (description: string, schema: Json = { type: 'integer' }) => ({ description, schema });
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': header('Requests allowed per minute.'),
+  'X-RateLimit-Remaining': header('Requests left in this minute, after this one.'),
+  'X-RateLimit-Reset': header('Whole seconds until the minute resets.'),
+};
+const QUOTA_HEADERS = {
+  'X-Quota-Limit': header('Requests allowed this month.'),
+  'X-Quota-Remaining': header('Requests left this month.'),
+  'X-Quota-Reset': header('When the monthly count resets.', { type: 'string', format: 'date-time' }),
+};
+
+/** Stable, readable operation ids: `/exchange-rate/history` → `getExchangeRateHistory`. */
+export function operationId(route: Route): string {
+  return `get${route.path
+    .replace(/\.json$/, '')
+    .split(/[/-]/)
+    .filter(Boolean)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join('')}`;
+}
+
+/** `getExchangeRateHistory` → `ExchangeRateHistoryResponse`: the component of its 200 body. */
+export function responseId(route: Route): string {
+  return `${operationId(route).slice(3)}Response`;
+}
+
+function jsonSchema(schema: z.ZodType): Json {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+function parameters(route: Route): Json[] {
+  return Object.entries(route.query).map(([name, schema]) => {
+    const described = jsonSchema(schema);
+    const { description, ...rest } = described;
+    return {
+      name,
+      in: 'query',
+      required: isRequired(schema),
+      description,
+      schema: rest,
+      ...(route.example?.[name] !== undefined ? { example: route.example[name] } : {}),
+    };
+  });
+}
+
+function errorResponse(codes: ErrorCode[], extraHeaders: Json): Json {
+  return {
+    description: codes.map((c) => `${c}: ${ERROR_TEXT[c]}`).join(' '),
+    headers: extraHeaders,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        examples: Object.fromEntries(codes.map((c) => [c, { value: { success: false, message: ERROR_EXAMPLES[c], error: c } }])),
+      },
+    },
+  };
+}
+
+function responses(route: Route): Json {
+  const keyed = route.access === 'key';
+  const headers = { ...RATE_HEADERS, ...(keyed && route.quota ? QUOTA_HEADERS : {}) };
+  const out: Record<string, Json> = {
+    200: {
+      description: route.raw ? 'The document itself (no envelope).' : 'Success.',
+      headers: { ...headers, ETag: header('Strong validator of the body.', { type: 'string' }), 'Cache-Control': header('Caching rules.', { type: 'string' }) },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseId(route)}` } } },
+    },
+  };
+  if (route.cache) out[304] = { description: 'Not modified: the If-None-Match ETag still matches.', headers };
+  if (Object.keys(route.query).length > 0) out[400] = errorResponse(['BAD_REQUEST'], headers);
+  if (keyed) out[401] = errorResponse(['UNAUTHORIZED'], headers);
+  if (route.notFound) out[404] = { ...errorResponse(['NOT_FOUND'], headers), description: `NOT_FOUND: ${route.notFound}` };
+  out[405] = errorResponse(['METHOD_NOT_ALLOWED'], {});
+  out[429] = errorResponse(keyed && route.quota ? ['RATE_LIMITED', 'QUOTA_EXCEEDED'] : ['RATE_LIMITED'], {
+    ...headers,
+    'Retry-After': header('Whole seconds to wait (at least 1).'),
+  });
+  out[500] = errorResponse(['INTERNAL_ERROR'], {});
+  if (route.path === '/health') out[503] = errorResponse(['SERVICE_UNAVAILABLE'], {});
+  return out;
+}
+
+/** Builds the document once per origin: it depends on nothing else. */
+export function createOpenApiDocument(routes: readonly Route[], version: string) {
+  const responseSchemas = new Map<string, z.ZodType>();
+  for (const route of routes) {
+    responseSchemas.set(responseId(route), route.raw ? route.response : z.object({ success: z.literal(true), data: route.response }));
+  }
+  // One registry with the shared shapes (ExchangeRate, Error, …) and each route's envelope, so
+  // that every nested shape becomes a $ref to its own component.
+  const registry = z.registry<{ id: string }>();
+  for (const schema of Object.values(sharedSchemas)) {
+    const id = schema instanceof z.ZodType ? z.globalRegistry.get(schema)?.id : undefined;
+    if (id) registry.add(schema as z.ZodType, { id });
+  }
+  for (const [id, schema] of responseSchemas) registry.add(schema, { id });
+  const { schemas: components } = z.toJSONSchema(registry, { io: 'output', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
+  const strip = (all: Record<string, Json>) =>
+    Object.fromEntries(Object.entries(all).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
+
+  const build = (origin: string): Json => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'crc-rates API',
+      version,
+      summary: 'The official USD/CRC exchange rate of Costa Rica’s central bank.',
+      description: DESCRIPTION,
+    },
+    servers: [{ url: `${origin}/api/v1` }],
+    security: [{ apiKey: [] }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths: Object.fromEntries(
+      routes.map((route) => {
+        const id = operationId(route);
+        return [
+          route.path,
+          {
+            get: {
+              operationId: id,
+              tags: [route.tag],
+              summary: route.summary,
+              ...(route.description ? { description: route.description } : {}),
+              ...(route.access === 'public' ? { security: [] } : {}),
+              parameters: parameters(route),
+              responses: responses(route),
+            },
+          },
+        ];
+      }),
+    ),
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, crc_live_…' } },
+      schemas: strip(components as Record<string, Json>),
+    },
+  });
+
+  const byOrigin = new Map<string, Json>();
+  return (origin: string): Json => {
+    let document = byOrigin.get(origin);
+    if (!document) {
+      document = build(origin);
+      if (byOrigin.size < 16) byOrigin.set(origin, document);
+    }
+    return document;
+  };
+}
