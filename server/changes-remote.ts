@@ -39,9 +39,13 @@ export async function createRedisChangeFeed(url: string, logger: Logger): Promis
     subscriber.subscribe(CHANNEL).catch((error: unknown) => logger.warn({ err: error }, 'redis change feed: subscribe failed'));
   });
   const instanceId = `${process.pid}-${Math.random().toString(36).slice(2)}`;
-  await Promise.all([publisher.connect(), subscriber.connect()]).catch((error: unknown) =>
-    logger.warn({ err: error }, 'redis change feed: not connected yet; will retry in the background'),
-  );
+  try {
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    // Listening before returning, so that no notice sent right after start is missed.
+    await subscriber.subscribe(CHANNEL);
+  } catch (error) {
+    logger.warn({ err: error }, 'redis change feed: not connected yet; will retry in the background');
+  }
   return {
     async ratesChanged() {
       local.emit();

@@ -35,7 +35,11 @@ export function startScheduler(deps: SyncDeps, sources: OfficialSources, options
   const tick = async (attempt: number): Promise<void> => {
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
-    const result = await syncOfficial(deps, sources);
+    const result = await syncOfficial(deps, sources).catch((error: unknown) => {
+      // The database itself failed (not an upstream): retry like any failed run.
+      deps.logger.error({ err: error }, 'sync could not run');
+      return { ran: true, ok: false, runs: [] };
+    });
     for (const job of options.extraJobs ?? []) await job();
     if (!result.ok && !stopped && attempt < retryDelays.length) {
       const delay = (retryDelays[attempt] ?? 0) * (0.5 + Math.random() / 2);
