@@ -14,6 +14,7 @@ import { createLocalChangeFeed } from './changes';
 import type { Database } from './store/database';
 import { createAccessRequestsStore } from './store/access-requests';
 import { createApiKeysStore } from './store/api-keys';
+import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createUsageStore } from './store/usage';
@@ -31,6 +32,7 @@ import { convertRoutes } from './http/routes/convert';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
 import { usageRoutes } from './http/routes/usage';
+import { bankingRoutes } from './http/routes/banking';
 import { withDocuments } from './http/routes/documents';
 import { mountRequestAccess } from './site/request-access';
 import { mountDocs } from './site/docs';
@@ -89,6 +91,7 @@ export function createApp(deps: AppDeps): App {
     [
       ...exchangeRateRoutes({ rates }),
       ...convertRoutes({ rates }),
+      ...bankingRoutes({ banking: createBankingStore(deps.db), rates }),
       ...usageRoutes({ access }),
       ...healthRoutes({ db: deps.db, rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
     ],

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CURRENCIES, RATE_SIDES, RATE_SOURCES } from './currencies';
 import { ERROR_CODES } from './errors';
+import { INSTITUTION_TYPES } from './institutions';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date', example: '2025-01-15' });
 const timestamp = z.string().meta({ format: 'date-time', example: '2025-01-14T18:05:12.000Z' });
@@ -143,3 +144,36 @@ export const UsageSchema = z
     ratePerMinute: z.int(),
   })
   .meta({ id: 'Usage' });
+
+export const InstitutionSchema = z
+  .object({
+    id: z.string().meta({ example: 'banco-nacional' }),
+    name: z.string().meta({ example: 'Banco Nacional de Costa Rica' }),
+    type: z.enum(INSTITUTION_TYPES),
+    buy: z.number().meta({ description: 'CRC the institution pays for 1 USD.' }),
+    sell: z.number().meta({ description: 'CRC the institution charges for 1 USD.' }),
+    spread: z.number().meta({ description: 'sell − buy.' }),
+    updatedAt: timestamp.nullable().meta({ description: "The institution's own last update, when the source gives it." }),
+    stale: z.boolean().meta({ description: 'True when updatedAt is before the snapshot’s date.' }),
+  })
+  .meta({ id: 'Institution' });
+
+export const BankingRatesSchema = z
+  .object({ date: isoDate, institutions: z.array(InstitutionSchema) })
+  .meta({ id: 'BankingRates' });
+
+export const RankedInstitutionSchema = InstitutionSchema.extend({
+  rank: z.int().meta({ description: 'Ties share a rank and the next rank skips (1, 1, 3).' }),
+  vsOfficial: z.number().nullable().meta({
+    description: "The institution's rate minus the official rate of the same side and date; null when that official rate is missing.",
+  }),
+}).meta({ id: 'RankedInstitution' });
+
+export const BestRateSchema = z
+  .object({
+    operation: z.enum(RATE_SIDES),
+    date: isoDate,
+    best: InstitutionSchema,
+    ranking: z.array(RankedInstitutionSchema),
+  })
+  .meta({ id: 'BestRate' });

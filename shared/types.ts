@@ -12,6 +12,10 @@ import type {
   SideAnalyticsSchema,
   TrendLineSchema,
   UsageSchema,
+  InstitutionSchema,
+  BankingRatesSchema,
+  RankedInstitutionSchema,
+  BestRateSchema,
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
@@ -26,3 +30,7 @@ export type Conversion = z.infer<typeof ConversionSchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type Trend = SideAnalytics['trend'];
 export type Usage = z.infer<typeof UsageSchema>;
+export type Institution = z.infer<typeof InstitutionSchema>;
+export type BankingRates = z.infer<typeof BankingRatesSchema>;
+export type RankedInstitution = z.infer<typeof RankedInstitutionSchema>;
+export type BestRate = z.infer<typeof BestRateSchema>;

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import * as exchangeRates from './001_exchange_rates';
 import * as syncRuns from './002_sync_runs';
 import * as access from './003_access';
+import * as banking from './004_banking';
 
 interface Migration {
   name: string;
@@ -17,6 +18,7 @@ const migrations: Migration[] = [
   { name: '001_exchange_rates', ...exchangeRates },
   { name: '002_sync_runs', ...syncRuns },
   { name: '003_access', ...access },
+  { name: '004_banking', ...banking },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
