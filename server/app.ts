@@ -12,7 +12,6 @@ import { LIMITS } from '../shared/limits';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import type { Database } from './store/database';
-import { createAccessRequestsStore } from './store/access-requests';
 import { createApiKeysStore } from './store/api-keys';
 import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
@@ -34,8 +33,7 @@ import { healthRoutes } from './http/routes/health';
 import { usageRoutes } from './http/routes/usage';
 import { bankingRoutes } from './http/routes/banking';
 import { withDocuments } from './http/routes/documents';
-import { mountRequestAccess } from './site/request-access';
-import { mountDocs } from './site/docs';
+import { mountSite } from './site';
 import { createMetrics } from './http/metrics';
 import { version } from './version';
 
@@ -120,12 +118,7 @@ export function createApp(deps: AppDeps): App {
   mountRoutes(api, routes, { cache, access, today: () => calendarDay(clock()) });
 
   const site = new Router();
-  site.use(
-    '/request-access',
-    rateLimit({ redis: deps.redis ?? null, logger: deps.logger, namespace: 'site-form', windowMs: 10 * 60_000, client: (ctx) => ({ id: `ip:${ctx.ip}`, max: 10 }) }),
-  );
-  mountRequestAccess(site, createAccessRequestsStore(deps.db));
-  mountDocs(site);
+  mountSite(site, { db: deps.db, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
   // Liveness touches no dependency: it says the process answers, nothing more.
   site.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
