@@ -44,6 +44,20 @@ export function isWellFormedKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
 
+/**
+ * A failed query must not carry a key's hash into a log or onto a terminal: PGlite attaches the
+ * query's parameters to its errors (`params`), which the logger writes out with the error, and
+ * knex may write bindings into the message. Thrown again with the hash masked in the message and
+ * nothing else of the original attached but its SQLSTATE code.
+ */
+function withoutHash(error: unknown, hash: string): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const masked = new Error(message.split(hash).join('[key hash]'));
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') Object.assign(masked, { code });
+  return masked;
+}
+
 const toKey = (r: ApiKeyRow): ApiKey => ({
   id: r.id,
   name: r.name,
@@ -61,23 +75,32 @@ export function createApiKeysStore(db: Knex) {
     async create(input: { name: string; plan: PlanId; monthlyQuota?: number; ratePerMinute?: number }): Promise<{ key: string; record: ApiKey }> {
       const key = KEY_PREFIX + randomBytes(32).toString('base64url');
       const plan = PLANS[input.plan];
+      const hash = hashKey(key);
       const [row] = await table()
         .insert({
           name: input.name,
           plan: input.plan,
-          key_hash: hashKey(key),
+          key_hash: hash,
           key_prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
           monthly_quota: input.monthlyQuota ?? plan.monthlyQuota,
           rate_per_minute: input.ratePerMinute ?? plan.ratePerMinute,
         })
-        .returning('*');
+        .returning('*')
+        .catch((error: unknown) => {
+          throw withoutHash(error, hash);
+        });
       return { key, record: toKey(row as ApiKeyRow) };
     },
 
     async lookup(key: string): Promise<KeyLookup> {
       if (!isWellFormedKey(key)) return { status: 'malformed' };
       const hash = hashKey(key);
-      const row = await table().where({ key_hash: hash }).first();
+      const row = await table()
+        .where({ key_hash: hash })
+        .first()
+        .catch((error: unknown) => {
+          throw withoutHash(error, hash);
+        });
       // The index finds the row; the comparison itself does not leak how much of the hash matched.
       if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return { status: 'unknown' };
       if (row.revoked_at) return { status: 'revoked' };

@@ -1,0 +1,92 @@
+/**
+ * The site's request-access form (API.md "Operator interface"): JSON or form bodies are stored for
+ * the operators, invalid input is a 400 naming the field, a browser gets a thank-you page, and one
+ * address can send only so many.
+ */
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { createAccessRequestsStore } from '../../../server/store/access-requests';
+import { headerNumber, send } from './support';
+
+let t: TestApp;
+beforeAll(async () => {
+  // Behind a trusted proxy, so that each test can be a different address with its own limit.
+  t = await startTestApp({ trustProxy: true });
+});
+afterAll(() => t.close());
+
+let addresses = 0;
+/** A client address of its own for each test. */
+const newAddress = () => `198.51.100.${(addresses += 1)}`;
+
+function postJson(ip: string, body: unknown, headers: Record<string, string> = {}) {
+  return send(`${t.url}/request-access`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Forwarded-For': ip, ...headers }, body: JSON.stringify(body) });
+}
+
+function postForm(ip: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return send(`${t.url}/request-access`, { method: 'POST', headers: { 'X-Forwarded-For': ip, ...headers }, body: new URLSearchParams(fields) });
+}
+
+const stored = () => createAccessRequestsStore(t.database.db).list();
+
+it('stores a JSON request', async () => {
+  const answer = await postJson(newAddress(), { name: ' Ana Mora ', email: 'ana@example.com', company: 'Finca Sol', plan: 'Pro', message: 'For our invoices.' });
+  expect(answer.status).toBe(201);
+  expect(answer.body).toEqual({ success: true, data: { id: expect.any(Number), received: true } });
+  const id = (answer.body?.data as { id: number }).id;
+  expect((await stored()).find((r) => r.id === id)).toEqual({
+    id,
+    name: 'Ana Mora',
+    email: 'ana@example.com',
+    company: 'Finca Sol',
+    plan: 'pro',
+    message: 'For our invoices.',
+    createdAt: expect.any(String),
+  });
+});
+
+it('stores a form request, optional fields left out', async () => {
+  const answer = await postForm(newAddress(), { name: 'Luis', email: 'luis@example.org', plan: 'custom' });
+  expect(answer.status).toBe(201);
+  const id = (answer.body?.data as { id: number }).id;
+  expect((await stored()).find((r) => r.id === id)).toMatchObject({ name: 'Luis', email: 'luis@example.org', company: null, plan: 'custom', message: null });
+});
+
+it.each([
+  ['a bad email', { name: 'Ana', email: 'ana-at-example.com', plan: 'pro' }, 'email'],
+  ['a missing name', { email: 'ana@example.com', plan: 'pro' }, 'name'],
+  ['a blank name', { name: '   ', email: 'ana@example.com', plan: 'pro' }, 'name'],
+  ['an unknown plan', { name: 'Ana', email: 'ana@example.com', plan: 'enterprise' }, 'plan'],
+])('answers %s with a 400 naming the field, and stores nothing', async (_, body, field) => {
+  const before = (await stored()).length;
+  for (const answer of [await postJson(newAddress(), body), await postForm(newAddress(), body as Record<string, string>)]) {
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, error: 'BAD_REQUEST', message: expect.stringContaining(`"${field}"`) });
+  }
+  expect(await stored()).toHaveLength(before);
+});
+
+it('answers a browser with a thank-you page', async () => {
+  const answer = await postForm(newAddress(), { name: 'Ana <b>Mora</b>', email: 'ana@example.com', plan: 'pro' }, { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+  expect(answer.status).toBe(201);
+  expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(answer.text).toContain('Thank you, Ana &#60;b&#62;Mora&#60;/b&#62;');
+  expect(answer.text).not.toContain('<b>Mora</b>');
+});
+
+it('takes ten requests from one address in ten minutes, and refuses the eleventh', async () => {
+  const ip = newAddress();
+  for (let i = 0; i < 10; i += 1) {
+    const answer = await postJson(ip, { name: `Visitor ${i}`, email: `v${i}@example.com`, plan: 'pro' });
+    expect(answer.status).toBe(201);
+    expect(headerNumber(answer, 'X-RateLimit-Remaining')).toBe(9 - i);
+  }
+  const refused = await postJson(ip, { name: 'Visitor 11', email: 'v11@example.com', plan: 'pro' });
+  expect(refused.status).toBe(429);
+  expect(refused.body).toEqual({ success: false, error: 'RATE_LIMITED', message: expect.any(String) });
+  const retryAfter = headerNumber(refused, 'Retry-After');
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(600);
+  expect((await stored()).filter((r) => r.name === 'Visitor 11')).toEqual([]);
+  // Another address is not affected.
+  expect((await postJson(newAddress(), { name: 'Next door', email: 'n@example.com', plan: 'pro' })).status).toBe(201);
+});
