@@ -1,0 +1,140 @@
+/**
+ * `npm run bench`: the real server with a full history against a bare Koa baseline, in the same
+ * run and on the same machine, so the numbers are ratios that mean something anywhere. Every
+ * measurement is bounded in time; the whole run stops by itself.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { benchBackfill } from './backfill';
+
+const ROOT = path.resolve(__dirname, '..');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
+const CONNECTIONS = [10, 50];
+
+interface Target {
+  name: string;
+  path: string;
+  /** Heavy routes also get a cold (first, uncached) latency. */
+  heavy?: boolean;
+}
+
+const TARGETS: Target[] = [
+  { name: '/exchange-rate/latest', path: '/api/v1/exchange-rate/latest' },
+  { name: '/exchange-rate?date=', path: '/api/v1/exchange-rate?date=2025-01-15' },
+  { name: '/range (366 days)', path: '/api/v1/exchange-rate/range?from=2024-01-01&to=2025-01-01', heavy: true },
+  { name: '/analytics?days=365', path: '/api/v1/exchange-rate/analytics?days=365', heavy: true },
+  { name: '/stats monthly, whole history', path: '/api/v1/exchange-rate/stats?period=monthly&from=1983-01-01&to=2100-12-31', heavy: true },
+  { name: '/chart?days=20000&points=500', path: '/api/v1/exchange-rate/chart?days=20000&points=500', heavy: true },
+  { name: '/convert', path: '/api/v1/convert?amount=1234.56&from=USD&to=CRC&rate=sell' },
+  { name: '/banking/best', path: '/api/v1/banking/best?operation=sell' },
+];
+
+interface Row {
+  name: string;
+  server: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ratio?: number;
+}
+
+function start(script: string): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), script], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ child, info: JSON.parse(line) as Record<string, unknown> });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function measure(url: string, connections: number, headers: Record<string, string>): Promise<Omit<Row, 'name' | 'server'>> {
+  const result = await autocannon({ url, connections, duration: DURATION_S, headers, pipelining: 1 });
+  return {
+    connections,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
+  };
+}
+
+async function latencyMs(url: string, headers: Record<string, string>): Promise<number> {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const database = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
+  console.log(`crc-rates bench · ${database} database · ${DURATION_S} s per measurement · ${new Date().toISOString()}`);
+
+  const backfill = await benchBackfill();
+  console.log(`backfill of the full history from a local fake upstream: ${backfill.days} days in ${(backfill.ms / 1000).toFixed(2)} s`);
+
+  const baseline = await start('bench/baseline.ts');
+  const servers = await start('bench/server.ts');
+  const { full, open, key } = servers.info as { full: number; open: number; key: string };
+  const auth = { 'x-api-key': key };
+  const base = (port: number) => `http://127.0.0.1:${port}`;
+
+  try {
+    // Cold: the first answer after start, before anything is cached.
+    const cold: Array<{ name: string; coldMs: number; warmMs: number }> = [];
+    for (const target of TARGETS.filter((t) => t.heavy)) {
+      const coldMs = await latencyMs(base(full) + target.path, auth);
+      const warm: number[] = [];
+      for (let i = 0; i < 20; i++) warm.push(await latencyMs(base(full) + target.path, auth));
+      cold.push({ name: target.name, coldMs: Math.round(coldMs * 100) / 100, warmMs: Math.round(median(warm) * 100) / 100 });
+    }
+
+    const rows: Row[] = [];
+    for (const connections of CONNECTIONS) {
+      const baseRow = { name: 'baseline (bare Koa, constant JSON)', server: 'baseline', ...(await measure(`${base(baseline.info.port as number)}/`, connections, {})) };
+      rows.push({ ...baseRow, ratio: 1 });
+      for (const target of TARGETS) {
+        const row = { name: target.name, server: 'full', ...(await measure(base(full) + target.path, connections, auth)) };
+        rows.push({ ...row, ratio: Math.round((row.rps / baseRow.rps) * 100) / 100 });
+      }
+      const off = { name: '/exchange-rate/latest, access control off', server: 'open', ...(await measure(`${base(open)}/api/v1/exchange-rate/latest`, connections, {})) };
+      rows.push({ ...off, ratio: Math.round((off.rps / baseRow.rps) * 100) / 100 });
+    }
+
+    const rssMb = await new Promise<number>((resolve) => {
+      const pid = servers.child.pid;
+      const status = pid ? fs.readFileSync(`/proc/${pid}/status`, 'utf8') : '';
+      resolve(Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024));
+    });
+
+    console.log('\nthroughput and latency (ratio = requests/s against the baseline at the same connections)');
+    console.table(rows.map((r) => ({ route: r.name, conns: r.connections, 'req/s': r.rps, ratio: r.ratio, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors })));
+    console.log('cold (first, uncached) vs warm (median of 20, cached) latency of the heavy routes, ms');
+    console.table(cold);
+    console.log(`server memory (RSS) at the end: ${rssMb} MB · bench took ${Math.round((Date.now() - started) / 1000)} s`);
+
+    const results = { at: new Date().toISOString(), database, durationSeconds: DURATION_S, backfill, rows, cold, rssMb };
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+    console.log('written to bench/results/latest.json');
+  } finally {
+    baseline.child.kill('SIGTERM');
+    servers.child.kill('SIGTERM');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+/**
+ * The servers under test, in their own process so the load generator does not share their event
+ * loop: the real app (auth, rate limit and quota on) and the same routes with access control off.
+ * Prints one JSON line with the ports and a key once both listen.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import pino from 'pino';
+import { calendarDay } from '../shared/dates';
+import { API_PREFIX, createApp } from '../server/app';
+import type { AccessControl } from '../server/http/access';
+import { errorEnvelope } from '../server/http/envelope';
+import { mountRoutes } from '../server/http/mount';
+import { ResponseCache } from '../server/http/response-cache';
+import { createApiKeysStore, type ApiKey } from '../server/store/api-keys';
+import { createTestDatabase } from '../test/helpers/database';
+import { seedFullHistory } from './seed';
+
+const listen = (handler: http.RequestListener) =>
+  new Promise<number>((resolve) => {
+    const server = http.createServer(handler);
+    server.keepAliveTimeout = 65_000;
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+
+/** Lets every request through without a key, a limit or a count: the "off" side of the comparison. */
+const openAccess = {
+  requireKey: (): ApiKey => ({ id: 0, name: 'bench', plan: 'custom', keyPrefix: '', monthlyQuota: 0, ratePerMinute: 0, createdAt: '', revokedAt: null }),
+  consume: async () => undefined,
+  describe: async () => undefined,
+} as unknown as AccessControl;
+
+async function main(): Promise<void> {
+  // A private database: in memory, or a fresh one beside DATABASE_URL's, dropped on exit.
+  const database = await createTestDatabase();
+  const db = database.db;
+  process.once('SIGTERM', () => {
+    database.drop().finally(() => process.exit(0));
+  });
+  const days = await seedFullHistory(db);
+  const { key } = await createApiKeysStore(db).create({ name: 'bench', plan: 'custom', monthlyQuota: 2_000_000_000, ratePerMinute: 100_000_000 });
+  const logger = pino({ level: 'silent' });
+
+  const app = createApp({ db, logger });
+  const full = await listen(app.callback());
+
+  const bare = new Koa();
+  const router = new Router({ prefix: API_PREFIX });
+  mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, today: () => calendarDay(new Date()) });
+  bare.use(errorEnvelope(logger));
+  bare.use(router.routes());
+  const open = await listen(bare.callback());
+
+  process.stdout.write(`${JSON.stringify({ full, open, key, days })}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
