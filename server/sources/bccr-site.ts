@@ -106,7 +106,7 @@ export function parseCsrfToken(body: string): string {
   return token;
 }
 
-export interface SiteSourceOptions extends RequestPolicy {
+export interface CsrfTokenOptions extends RequestPolicy {
   /** `https://apim.bccr.fi.cr/SDDE/api` (`BCCR_SITE_API_URL`). */
   baseUrl: string;
   /** The JWT is valid 24 h; renew a little before. */
@@ -114,8 +114,14 @@ export interface SiteSourceOptions extends RequestPolicy {
   now?: () => number;
 }
 
-export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
-  const maxChunkDays = 90; // the site answers at most 100 days
+/** The site's CSRF JWT, fetched once and reused until it is old or `invalidate`d. */
+export interface CsrfTokenProvider {
+  get(): Promise<string>;
+  /** Forgets the token (the API said 401): the next `get` fetches a fresh one. */
+  invalidate(): void;
+}
+
+export function createCsrfTokenProvider(opts: CsrfTokenOptions): CsrfTokenProvider {
   const tokenMaxAgeMs = opts.tokenMaxAgeMs ?? 23 * 3_600_000;
   const now = opts.now ?? Date.now;
   let cached: { token: string; at: number } | undefined;
@@ -128,19 +134,52 @@ export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
     return token;
   }
 
-  function token(): Promise<string> {
-    if (cached && now() - cached.at < tokenMaxAgeMs) return Promise.resolve(cached.token);
-    // Concurrent chunks share one token request.
-    pending ??= fetchToken().finally(() => {
-      pending = undefined;
-    });
-    return pending;
-  }
+  return {
+    get() {
+      if (cached && now() - cached.at < tokenMaxAgeMs) return Promise.resolve(cached.token);
+      // Concurrent requests share one token request.
+      pending ??= fetchToken().finally(() => {
+        pending = undefined;
+      });
+      return pending;
+    },
+    invalidate() {
+      cached = undefined;
+    },
+  };
+}
 
-  async function cuadro(from: string, to: string): Promise<SourceRate[]> {
+/**
+ * Runs one request of the site API with the CSRF token. A 401 means the JWT was revoked or
+ * expired early: one fresh token, one more try.
+ */
+export async function withCsrfToken<T>(csrf: CsrfTokenProvider, call: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await call(await csrf.get());
+  } catch (err) {
+    if (!(err instanceof UpstreamError && err.status === 401)) throw err;
+    csrf.invalidate();
+    return call(await csrf.get());
+  }
+}
+
+/** The headers every data request of the site API carries. */
+export function siteHeaders(token: string): Record<string, string> {
+  return { token_csrf: token, Origin: SITE_ORIGIN, Accept: 'application/json' };
+}
+
+export interface SiteSourceOptions extends CsrfTokenOptions {
+  /** A token provider to share with the window source; one of its own otherwise. */
+  csrf?: CsrfTokenProvider;
+}
+
+export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
+  const maxChunkDays = 90; // the site answers at most 100 days
+  const csrf = opts.csrf ?? createCsrfTokenProvider(opts);
+
+  async function cuadro(token: string, from: string, to: string): Promise<SourceRate[]> {
     const query = `IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=100`;
-    const headers = { token_csrf: await token(), Origin: SITE_ORIGIN, Accept: 'application/json' };
-    const res = await fetchUpstream(joinUrl(opts.baseUrl, `${SITE_CUADRO_PATH}?${query}`), { ...opts, source: SOURCE, headers });
+    const res = await fetchUpstream(joinUrl(opts.baseUrl, `${SITE_CUADRO_PATH}?${query}`), { ...opts, source: SOURCE, headers: siteHeaders(token) });
     return parseCuadro(res.text);
   }
 
@@ -150,15 +189,7 @@ export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
     maxChunkDays,
     async fetchRange(from, to) {
       assertRange(from, to, maxChunkDays);
-      let rows: SourceRate[];
-      try {
-        rows = await cuadro(from, to);
-      } catch (err) {
-        if (!(err instanceof UpstreamError && err.status === 401)) throw err;
-        // A 401 means the JWT was revoked or expired early: one fresh token, one more try.
-        cached = undefined;
-        rows = await cuadro(from, to);
-      }
+      const rows = await withCsrfToken(csrf, (token) => cuadro(token, from, to));
       return rows.filter((r) => r.date >= from && r.date <= to);
     },
   };

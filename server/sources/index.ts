@@ -11,6 +11,7 @@ export { chunkRange } from './chunks';
 export { createHaciendaSource } from './hacienda';
 export { checkRate, SANITY_BOUNDS } from './sanity';
 export { UpstreamError, type OfficialSource, type SourceName, type SourceRate } from './types';
+export { createVentanillaSource, type VentanillaDay, type VentanillaQuote, type VentanillaSource } from './ventanilla';
 
 /** The real addresses (API.md "Configuration"); tests and operators override them. */
 export const UPSTREAM_DEFAULTS = {

@@ -1,14 +1,18 @@
 /**
  * One local HTTP server that plays all three upstreams on their real paths and in their real
  * formats (DESIGN 2.1–2.3), backed by a synthetic history, with faults that can be switched on
- * per upstream. Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`.
+ * per upstream. Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window
+ * (ventanilla) quotes are served on both BCCR routes: cuadro 1015 on the token API
+ * (`ventanillaSdde`) and group 1015 of the site API (`ventanillaSite`).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addDays, calendarDay, daysBetween, isIsoDate } from '../../shared/dates';
-import { SYNTHETIC_FIRST_DATE, syntheticRate } from './synthetic-history';
+import { SYNTHETIC_FIRST_DATE, syntheticRate, syntheticVentanilla, type FakeInstitutionRow } from './synthetic-history';
 
-export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda';
+export type { FakeInstitutionRow } from './synthetic-history';
+
+export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'ventanillaSdde' | 'ventanillaSite';
 export type FaultKind =
   | 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'outOfBounds' | 'estadoFalse' | 'code503';
 /** A fault applies to every request of its route until cleared, or to the next `times` ones. */
@@ -16,6 +20,8 @@ export type Fault = FaultKind | { kind: FaultKind; times?: number; retryAfter?: 
 export type DayRate = { buy: number | null; sell: number | null } | null;
 /** Per-date override: a value replaces the synthetic one, `null` is a day without data, `undefined` keeps it. */
 export type RateOverride = (date: string) => DayRate | undefined;
+/** Per-date override of the window quotes: rows replace the synthetic ones, `null` is a day without any, `undefined` keeps them. */
+export type VentanillaOverride = (date: string) => FakeInstitutionRow[] | null | undefined;
 
 export interface RecordedRequest {
   route: FakeRoute | 'unknown';
@@ -44,6 +50,9 @@ export interface FakeUpstream {
   setRates(fn: RateOverride | null): void;
   /** The value the fake serves for a day (after overrides), null when it has none. */
   rateFor(date: string): DayRate;
+  setVentanilla(fn: VentanillaOverride | null): void;
+  /** The window rows the fake serves for a day (after overrides), [] when it has none. */
+  ventanillaFor(date: string): FakeInstitutionRow[];
   /** Makes every CSRF token issued so far invalid, as an expiry would. */
   revokeCsrfTokens(): void;
   close(): Promise<void>;
@@ -60,6 +69,7 @@ export const SDDE_PREFIX = '/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API';
 const SITE_PREFIX = '/SDDE/api';
 const SITE_TOKEN = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF`;
 const SITE_CUADRO = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro`;
+const SITE_VENTANILLA = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroPersonalizadoGrupoVariables/ObtenerDatosCuadroPersonalizado`;
 const HACIENDA = '/indicadores/tc/dolar';
 const SITE_ORIGIN = 'https://sdd.bccr.fi.cr';
 const SITE_MAX_DAYS = 100;
@@ -79,6 +89,9 @@ const SDDE_EMPTY = { estado: true, mensaje: 'No existen datos para las fechas su
 function routeOf(path: string): { route: FakeRoute; code?: string } | undefined {
   const sdde = new RegExp(`^${SDDE_PREFIX}/indicadoresEconomicos/(\\d+)/series$`).exec(path);
   if (sdde) return { route: 'sdde', code: sdde[1]! };
+  const cuadro = new RegExp(`^${SDDE_PREFIX}/cuadro/(\\d+)/series$`).exec(path);
+  if (cuadro) return { route: 'ventanillaSdde', code: cuadro[1]! };
+  if (path === SITE_VENTANILLA) return { route: 'ventanillaSite' };
   if (path === SITE_TOKEN) return { route: 'siteToken' };
   if (path === SITE_CUADRO) return { route: 'site' };
   if (path === HACIENDA) return { route: 'hacienda' };
@@ -108,6 +121,20 @@ function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
+/** An ISO instant as the site prints it, in Costa Rica time: `20/10/2026 08:30 a.m.` or `… a. m.`. */
+export function formatCrTimestamp(iso: string, spaced = false): string {
+  const local = new Date(Date.parse(iso) - 6 * 3_600_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = local.getUTCHours();
+  const hour12 = h % 12 === 0 ? 12 : h % 12;
+  const meridiem = h < 12 ? (spaced ? 'a. m.' : 'a.m.') : spaced ? 'p. m.' : 'p.m.';
+  return `${pad(local.getUTCDate())}/${pad(local.getUTCMonth() + 1)}/${local.getUTCFullYear()} ${pad(hour12)}:${pad(local.getUTCMinutes())} ${meridiem}`;
+}
+
+const VENTANILLA_TITLE = 'Tipo de cambio de compra y de venta del dólar de los Estados Unidos de América en ventanilla';
+const VENTANILLA_HEADER = ['Entidad', 'Compra', 'Venta', 'Diferencial', 'Fecha de última actualización'];
+const SITE_VENTANILLA_EMPTY = { estado: true, mensaje: 'Consulta exitosa', datos: { indicadores: [] } };
+
 const HTML_PAGE =
   '<!DOCTYPE html><html lang="es"><head><title>Sitio en mantenimiento</title></head>' +
   '<body><h1>Estamos en mantenimiento</h1><p>Intente más tarde.</p></body></html>';
@@ -118,6 +145,9 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   const requests: RecordedRequest[] = [];
   const faults = new Map<FakeRoute, { kind: FaultKind; times?: number; retryAfter?: string }>();
   let override: RateOverride | null = null;
+  let ventanillaOverride: VentanillaOverride | null = null;
+  // Codes for the series of institutions without a known code: stable for the fake's life.
+  const madeUpCodes = new Map<string, number>();
   let csrf = new Set<string>();
   let issued = 0;
 
@@ -126,6 +156,15 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     const custom = override?.(date);
     return custom === undefined ? syntheticRate(date) : custom;
   }
+
+  function ventanillaFor(date: string): FakeInstitutionRow[] {
+    if (date < SYNTHETIC_FIRST_DATE || date > today) return [];
+    const custom = ventanillaOverride?.(date);
+    return custom === undefined ? syntheticVentanilla(date) : (custom ?? []);
+  }
+
+  /** Every institution buys at 99999 and sells at 5: parses, and fails any sanity check. */
+  const ventanillaOutOfBounds = (date: string): FakeInstitutionRow[] => ventanillaFor(date).map((r) => ({ ...r, buy: 99999, sell: 5 }));
 
   const outOfBounds = (date: string): DayRate => (daysBetween(SYNTHETIC_FIRST_DATE, date) % 2 === 0 ? { buy: 5, sell: 99999 } : { buy: 99999, sell: 5 });
 
@@ -197,6 +236,72 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     });
   }
 
+  function codesOf(row: FakeInstitutionRow): { buy: string; sell: string; spread: string } {
+    let base = madeUpCodes.get(row.name);
+    if (base === undefined) {
+      base = 90001 + 3 * madeUpCodes.size;
+      madeUpCodes.set(row.name, base);
+    }
+    return { buy: row.buyCode ?? String(base), sell: row.sellCode ?? String(base + 1), spread: String(base + 2) };
+  }
+
+  function ventanillaSdde(code: string | undefined, q: URLSearchParams, h: IncomingHttpHeaders, rows: (d: string) => FakeInstitutionRow[]): Reply {
+    if (h.authorization !== `Bearer ${token}`) return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
+    if (code !== '1015') return codigoError(`El cuadro ${code} no existe.`);
+    const [fi, ff] = [q.get('fechaInicio'), q.get('fechaFin')];
+    if (fi === null || ff === null) return codigoError('Los parámetros fechaInicio y fechaFin son requeridos.');
+    const asIso = (s: string) => (/^\d{4}\/\d{2}\/\d{2}$/.test(s) ? s.replaceAll('/', '-') : '');
+    const [from, to] = [asIso(fi), asIso(ff)];
+    if (!isIsoDate(from) || !isIsoDate(to)) return json(200, SDDE_EMPTY);
+    const start = from < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : from;
+    // Indicators in the order institutions first appear; one buy, one sell, one spread series each.
+    const indicators = new Map<string, { codigoIndicador: string; nombreIndicador: string; series: string[] }>();
+    const point = (codigo: string, nombre: string, fecha: string, value: number | null) => {
+      let indicator = indicators.get(codigo);
+      if (!indicator) {
+        indicator = { codigoIndicador: codigo, nombreIndicador: nombre, series: [] };
+        indicators.set(codigo, indicator);
+      }
+      indicator.series.push(`{"fecha":"${fecha}","valorDatoPorPeriodo":${value === null ? 'null' : value.toFixed(8)}}`);
+    };
+    for (const date of daysOf(start, to < today ? to : today)) {
+      for (const row of rows(date)) {
+        const codes = codesOf(row);
+        point(codes.buy, `${row.name} - compra`, date, row.buy);
+        point(codes.sell, `${row.name} - venta`, `${date}T00:00:00`, row.sell);
+        point(codes.spread, `${row.name} - diferencial`, date, row.buy === null || row.sell === null ? null : Math.round((row.sell - row.buy) * 100) / 100);
+      }
+    }
+    if (indicators.size === 0) return json(200, SDDE_EMPTY);
+    const list = [...indicators.values()].map(
+      (i) => `{"codigoIndicador":"${i.codigoIndicador}","nombreIndicador":${JSON.stringify(i.nombreIndicador)},"series":[${i.series.join(',')}]}`,
+    );
+    const body = `{"estado":true,"mensaje":"Consulta exitosa","datos":[{"titulo":${JSON.stringify(VENTANILLA_TITLE)},"periodicidad":"Diaria","indicadores":[${list.join(',')}]}]}`;
+    return { status: 200, body, type: JSON_TYPE };
+  }
+
+  function ventanillaSite(q: URLSearchParams, h: IncomingHttpHeaders, rows: (d: string) => FakeInstitutionRow[]): Reply {
+    const sent = h.token_csrf;
+    if (typeof sent !== 'string' || !csrf.has(sent)) return { status: 401, body: '' };
+    if (h.origin !== SITE_ORIGIN) return { status: 403, body: 'Origin not allowed', type: 'text/plain' };
+    const date = q.get('fechaAConsultar') ?? '';
+    if (q.get('idGrupoVariable') !== '1015' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !isIsoDate(date)) return codigoError('Parámetros inválidos.');
+    const cell = (valorEspanol: string) => ({ valorEspanol });
+    const table: Array<Array<{ valorEspanol: string }>> = [VENTANILLA_HEADER.map(cell)];
+    let group: string | undefined;
+    for (const row of rows(date)) {
+      if (row.group !== undefined && row.group !== group) {
+        group = row.group;
+        table.push([group, '', '', '', ''].map(cell));
+      }
+      const nd = (v: number | null) => (v === null ? 'N/D' : formatCell(v, 'es'));
+      const spread = row.buy === null || row.sell === null ? '-' : formatCell(row.sell - row.buy, 'es');
+      const updated = row.updatedAt ? formatCrTimestamp(row.updatedAt, row.spacedMeridiem) : '';
+      table.push([row.name, nd(row.buy), nd(row.sell), spread, updated].map(cell));
+    }
+    return json(200, { estado: true, mensaje: 'Consulta exitosa', datos: { indicadores: table } });
+  }
+
   function hacienda(rates: (d: string) => DayRate): Reply {
     const r = rates(today);
     const fecha = `${today}T00:00:00-06:00`;
@@ -207,7 +312,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   function faultReply(kind: FaultKind, route: FakeRoute, retryAfter: string | undefined): Reply | undefined {
     switch (kind) {
       case 'empty':
-        if (route === 'sdde') return json(200, SDDE_EMPTY);
+        if (route === 'sdde' || route === 'ventanillaSdde') return json(200, SDDE_EMPTY);
+        if (route === 'ventanillaSite') return json(200, SITE_VENTANILLA_EMPTY);
         if (route === 'site') return json(200, { informacionDelCuadro: { codGrupoVariablePublicado: 1, decimales: 2 }, columnas: [{ field: 'nombre', tituloEspanol: 'Indicadores' }], indicadoresRaiz: [] });
         return { status: 200, body: route === 'hacienda' ? '{}' : '', type: route === 'hacienda' ? JSON_TYPE : 'text/plain' };
       case '401':
@@ -246,8 +352,11 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     const rates = fault?.kind === 'outOfBounds' ? outOfBounds : rateFor;
     const h = req.headers;
     const q = u.searchParams;
+    const ventanilla = fault?.kind === 'outOfBounds' ? ventanillaOutOfBounds : ventanillaFor;
     const reply =
       match.route === 'sdde' ? sdde(match.code, q, h, rates)
+      : match.route === 'ventanillaSdde' ? ventanillaSdde(match.code, q, h, ventanilla)
+      : match.route === 'ventanillaSite' ? ventanillaSite(q, h, ventanilla)
       : match.route === 'siteToken' ? siteToken()
       : match.route === 'site' ? site(q, h, rates)
       : hacienda(rates);
@@ -280,6 +389,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       override = fn;
     },
     rateFor,
+    setVentanilla(fn) {
+      ventanillaOverride = fn;
+    },
+    ventanillaFor,
     revokeCsrfTokens() {
       csrf = new Set();
     },

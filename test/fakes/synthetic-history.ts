@@ -55,3 +55,84 @@ export function syntheticRate(date: string): { buy: number; sell: number } {
   const spread = round2(7 + 4 * Math.sin(n / 53) + 2 * Math.sin(n / 7.7));
   return { buy, sell: round2(buy + spread) };
 }
+
+/**
+ * One institution's line of the window (ventanilla) table as the fake serves it, in both
+ * formats: a row of the site's table and a buy/sell/spread triple of series in cuadro 1015.
+ */
+export interface FakeInstitutionRow {
+  /** As the central bank prints it, in the site's table and in `nombreIndicador`. */
+  name: string;
+  /** The group heading above the row in the site's table ("Bancos públicos"); a change prints a heading row. */
+  group?: string;
+  /** Cuadro 1015 codes; the fake makes up codes from 90001 on (in no catalog) where absent. */
+  buyCode?: string;
+  sellCode?: string;
+  /** null is `N/D` in the site's table and a null point in cuadro 1015. */
+  buy: number | null;
+  sell: number | null;
+  /** ISO instant of the institution's own update; the site prints it in Costa Rica time. */
+  updatedAt?: string | null;
+  /** Print `a. m.`/`p. m.` (with a space) instead of `a.m.`/`p.m.`. */
+  spacedMeridiem?: boolean;
+}
+
+interface SyntheticInstitution {
+  name: string;
+  group?: string;
+  buyCode?: string;
+  sellCode?: string;
+  /** Costa Rica time of the update; `dayBefore` for an institution that did not update today. */
+  time: string;
+  dayBefore?: boolean;
+  noSell?: boolean;
+  spacedMeridiem?: boolean;
+}
+
+/** A dozen institutions of every group: known codes, an unknown name, an `N/D`, a stale time. */
+const SYNTHETIC_INSTITUTIONS: SyntheticInstitution[] = [
+  { name: 'Banco de Costa Rica', group: 'Bancos públicos', buyCode: '3148', sellCode: '3207', time: '08:30' },
+  { name: 'Banco Nacional de Costa Rica', buyCode: '3149', sellCode: '3208', time: '08:05' },
+  { name: 'Banco Popular y de Desarrollo Comunal', buyCode: '3179', sellCode: '3209', time: '09:15' },
+  { name: 'Banco BAC San José S.A.', group: 'Bancos privados', buyCode: '3181', sellCode: '3215', time: '08:30' },
+  { name: 'Banco Davivienda (Costa Rica) S.A.', time: '10:00' },
+  { name: 'Banco Promerica de Costa Rica S.A.', time: '12:05', noSell: true, spacedMeridiem: true },
+  { name: 'Financiera Desyfin S.A.', group: 'Financieras', time: '07:45' },
+  { name: 'Grupo Mutual Alajuela - La Vivienda de Ahorro y Préstamo', group: 'Mutuales', time: '11:20' },
+  { name: 'Coopenae R.L.', group: 'Cooperativas', time: '16:45', dayBefore: true },
+  { name: 'Teledolar S.A.', group: 'Casas de cambio', buyCode: '3201', sellCode: '3271', time: '00:05' },
+  { name: 'Casa de Cambio Ficticia S.A.', time: '13:10' },
+  { name: 'BN Valores Puesto de Bolsa S.A.', group: 'Puestos de bolsa', time: '09:40' },
+];
+
+/** The institution of the synthetic set that no catalog knows. */
+export const SYNTHETIC_UNKNOWN_INSTITUTION = 'Casa de Cambio Ficticia S.A.';
+
+/** `2026-10-20` at `08:30` Costa Rica time (UTC−6) as an ISO instant. */
+export function costaRicaInstant(date: string, time: string): string {
+  return new Date(Date.parse(`${date}T${time}:00-06:00`)).toISOString();
+}
+
+/**
+ * The window quotes of a day: each institution a few colones around the synthetic official rate,
+ * buying at most 4 below its buy and selling at most 4 above its sell, so buy ≤ sell always.
+ */
+export function syntheticVentanilla(date: string): FakeInstitutionRow[] {
+  const official = syntheticRate(date);
+  const n = daysBetween(SYNTHETIC_FIRST_DATE, date);
+  return SYNTHETIC_INSTITUTIONS.map((inst, i) => {
+    const below = (((n * 7 + i * 5) % 9) + 9) % 9 / 2;
+    const above = (((n * 3 + i * 11) % 9) + 9) % 9 / 2;
+    const row: FakeInstitutionRow = {
+      name: inst.name,
+      buy: round2(official.buy - below),
+      sell: inst.noSell ? null : round2(official.sell + above),
+      updatedAt: costaRicaInstant(inst.dayBefore ? addDays(date, -1) : date, inst.time),
+    };
+    if (inst.group !== undefined) row.group = inst.group;
+    if (inst.buyCode !== undefined) row.buyCode = inst.buyCode;
+    if (inst.sellCode !== undefined) row.sellCode = inst.sellCode;
+    if (inst.spacedMeridiem) row.spacedMeridiem = true;
+    return row;
+  });
+}

@@ -1,0 +1,15 @@
+import { UPSTREAM_DEFAULTS } from '../../../../server/sources';
+import { createVentanillaSource } from '../../../../server/sources/ventanilla';
+
+describe('createVentanillaSource', () => {
+  const base = { bccrApiUrl: UPSTREAM_DEFAULTS.bccrApiUrl, bccrSiteApiUrl: UPSTREAM_DEFAULTS.bccrSiteApiUrl, timeoutMs: 1000, retries: 0 };
+
+  it('uses the token API when a token is set', () => {
+    expect(createVentanillaSource({ ...base, bccrToken: 'abc' })).toMatchObject({ name: 'bccr-sdde', maxChunkDays: 366 });
+  });
+
+  it('uses the public site API without a token, or with a blank one', () => {
+    expect(createVentanillaSource(base)).toMatchObject({ name: 'bccr-site', maxChunkDays: 31 });
+    expect(createVentanillaSource({ ...base, bccrToken: '  ' }).name).toBe('bccr-site');
+  });
+});
