@@ -34,7 +34,8 @@ export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
 }
 
 async function answer(ctx: Context, route: Route, { cache, access, today }: MountOptions, apiKey: ApiKey | null) {
-  const scope = { today: today(), apiKey, origin: ctx.origin };
+  // Not `ctx.origin`: since Koa 3 that is the request's Origin header (null without one).
+  const scope = { today: today(), apiKey, origin: `${ctx.protocol}://${ctx.host}` };
   const query = route.parse(ctx.query);
   const key = `${scope.today} ${route.path} ${JSON.stringify(query)}`;
   let entry = route.cache ? cache.get(key) : undefined;

@@ -117,7 +117,8 @@ function responses(route: Route): Json {
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseId(route)}` } } },
     },
   };
-  if (route.cache) out[304] = { description: 'Not modified: the If-None-Match ETag still matches.', headers };
+  // Every 200 carries an ETag and every route honours If-None-Match (cached or not).
+  out[304] = { description: 'Not modified: the If-None-Match ETag still matches.', headers };
   if (Object.keys(route.query).length > 0) out[400] = errorResponse(['BAD_REQUEST'], headers);
   if (keyed) out[401] = errorResponse(['UNAUTHORIZED'], headers);
   if (route.notFound) out[404] = { ...errorResponse(['NOT_FOUND'], headers), description: `NOT_FOUND: ${route.notFound}` };
