@@ -1,0 +1,146 @@
+/**
+ * Every method of the client, with the types its answers have. This file is type-checked twice
+ * by test/sdk/types.test.ts: against the source (sdk/tsconfig.json maps "@crc-rates/sdk" to
+ * src/index.ts) and against the built package (dist/*.d.ts, *.d.mts) as a user installs it.
+ * The `@ts-expect-error` lines must stay errors: they prove the parameters are typed.
+ */
+import {
+  ExchangeRateClient,
+  ExchangeRateError,
+  type Analytics,
+  type BankingRates,
+  type BestRate,
+  type Chart,
+  type Conversion,
+  type ExchangeRate,
+  type ExchangeRateErrorCode,
+  type Health,
+  type Insights,
+  type PeriodStats,
+  type RateLimitInfo,
+  type Usage,
+} from '@crc-rates/sdk';
+
+export async function tour(apiKey: string): Promise<string[]> {
+  const client = new ExchangeRateClient({ apiKey, baseUrl: 'http://localhost:3000/api/v1', timeoutMs: 5_000, retries: 2 });
+  const lines: string[] = [];
+
+  // The official series.
+  const latest: ExchangeRate = await client.getLatest();
+  const sell: number = (await client.getLatest()).sell;
+  const source: 'BCCR' | 'Hacienda' = latest.source;
+  lines.push(`${latest.date}: buy ${latest.buy}, sell ${sell} (${source})`);
+
+  const byString: ExchangeRate = await client.getByDate('2025-01-15');
+  // A Date is sent as its calendar day in Costa Rica (here 2025-01-15, 21:00 there).
+  const byDate: number = (await client.getByDate(new Date('2025-01-16T03:00:00Z'))).buy;
+  lines.push(`${byString.date} ${byDate}`);
+
+  const history: ExchangeRate[] = await client.getHistory({ days: 7 });
+  const defaultHistory: ExchangeRate[] = await client.getHistory();
+  const range: ExchangeRate[] = await client.getRange({ from: '2025-01-01', to: new Date(Date.UTC(2025, 0, 31, 12)) });
+  lines.push(`${history.length} ${defaultHistory.length} ${range.length}`);
+
+  const analytics: Analytics = await client.getAnalytics({ days: 30 });
+  const between: Analytics = await client.getAnalytics({ from: '2024-01-01', to: '2024-12-31' });
+  const trend: 'up' | 'down' | 'stable' = analytics.sell.trend;
+  const volatility: number = between.buy.volatility;
+  lines.push(`${trend} ${volatility} ${(await client.getAnalytics()).count}`);
+
+  const stats: PeriodStats[] = await client.getStats({ period: 'monthly', from: '2024-01-01', to: '2024-12-31' });
+  const yearly: PeriodStats[] = await client.getStats({ period: 'yearly', from: '2020-01-01', to: '2024-12-31' });
+  const average: number = stats[0]!.sell.average;
+  lines.push(`${yearly.map((p) => p.period).join(',')} ${average}`);
+
+  const chart: Chart = await client.getChart({ days: 365, points: 90 });
+  const slope: number = chart.trend.sell.slopePerDay;
+  const firstPoint: string = chart.series[0]!.date;
+  lines.push(`${chart.points} ${slope} ${firstPoint}`);
+
+  // The converter.
+  const conversion: Conversion = await client.convert({ amount: 100, from: 'USD', to: 'CRC', rate: 'sell' });
+  const exact: Conversion = await client.convert({ amount: '0.1', rate: 'buy', date: '2025-01-15' });
+  const result: number = conversion.result;
+  lines.push(`${result} ${exact.rateValue} ${exact.to}`);
+
+  // Banking (ventanilla).
+  const banking: BankingRates = await client.getBankingRates({ type: 'public_bank' });
+  const anyDay: BankingRates = await client.getBankingRates({ date: new Date() });
+  const spread: number = banking.institutions[0]!.spread;
+  const updatedAt: string | null = anyDay.institutions[0]!.updatedAt;
+  lines.push(`${spread} ${updatedAt ?? 'unknown'}`);
+
+  const best: BestRate = await client.getBestRate({ operation: 'sell', type: 'exchange_house' });
+  const vsOfficial: number | null = best.ranking[0]!.vsOfficial;
+  const rank: number = best.ranking[0]!.rank;
+  lines.push(`${best.best.name} ${rank} ${vsOfficial ?? '-'}`);
+
+  // Insights, usage, health.
+  const insights: Insights = await client.getInsights({ days: 30, locale: 'en' });
+  const verdict: 'appreciation' | 'depreciation' | 'stable' = insights.verdict;
+  const causes: string[] = insights.causes;
+  const metrics: Analytics = insights.metrics;
+  lines.push(`${verdict}: ${insights.summary} ${causes.length} ${metrics.count}`);
+
+  const usage: Usage = await client.getUsage();
+  const remaining: number = usage.remaining;
+  const plan: 'pro' | 'custom' = usage.plan;
+  lines.push(`${plan} ${remaining}/${usage.monthlyQuota}`);
+
+  const health: Health = await client.health();
+  const latestDate: string | null = health.latestDate;
+  lines.push(`${health.status} ${latestDate ?? 'no data'}`);
+
+  // The limits of the last answer.
+  const limits: RateLimitInfo | null = client.lastRateLimit;
+  const left: number | null = limits?.remaining ?? null;
+  const quotaReset: string | null = limits?.quotaReset ?? null;
+  lines.push(`${left} ${quotaReset}`);
+
+  // Typed errors.
+  try {
+    await client.getByDate('2024-02-30');
+  } catch (error) {
+    if (error instanceof ExchangeRateError) {
+      const code: ExchangeRateErrorCode = error.code;
+      const status: number | null = error.status;
+      const retryAfter: number | null = error.retryAfter;
+      if (code === 'RATE_LIMITED' || code === 'QUOTA_EXCEEDED') lines.push(`retry in ${retryAfter} s`);
+      else if (code === 'TIMEOUT' || code === 'NETWORK_ERROR') lines.push('transport failure');
+      else lines.push(`${status}: ${error.message}`);
+    }
+  }
+
+  return lines;
+}
+
+/** Wrong parameters do not compile. */
+export async function mistakes(client: ExchangeRateClient): Promise<void> {
+  // @ts-expect-error days is a number
+  await client.getHistory({ days: '7' });
+  // @ts-expect-error a date is a string or a Date
+  await client.getByDate(20250115);
+  // @ts-expect-error from and to are both required
+  await client.getRange({ from: '2025-01-01' });
+  // @ts-expect-error days or from/to, not both
+  await client.getAnalytics({ days: 30, from: '2025-01-01', to: '2025-01-31' });
+  // @ts-expect-error the period is monthly or yearly
+  await client.getStats({ period: 'weekly', from: '2024-01-01', to: '2024-12-31' });
+  // @ts-expect-error only USD and CRC
+  await client.convert({ amount: 100, from: 'EUR' });
+  // @ts-expect-error the amount is required
+  await client.convert({ from: 'USD' });
+  // @ts-expect-error the rate is buy or sell
+  await client.convert({ amount: 1, rate: 'mid' });
+  // @ts-expect-error not an institution type
+  await client.getBankingRates({ type: 'bank' });
+  // @ts-expect-error the operation is required
+  await client.getBestRate({ type: 'public_bank' });
+  // @ts-expect-error locales are es and en
+  await client.getInsights({ locale: 'fr' });
+  // @ts-expect-error the answer is a record, not a string
+  const wrong: string = await client.getLatest();
+  // @ts-expect-error an apiKey is required
+  new ExchangeRateClient({ baseUrl: 'http://localhost:3000/api/v1' });
+  void wrong;
+}

@@ -1,0 +1,425 @@
+import type {
+  Analytics,
+  BankingRates,
+  BestRate,
+  Chart,
+  Conversion,
+  Currency,
+  ErrorCode,
+  ExchangeRate,
+  Health,
+  InsightLocale,
+  Insights,
+  InstitutionType,
+  PeriodStats,
+  RateSide,
+  Usage,
+} from './types';
+// Values from shared/ are inlined by the bundler (plain constants, no dependencies).
+import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors';
+import { toApiDate, type DateInput } from './dates';
+import { ExchangeRateError } from './errors';
+
+/** The public service. Self-hosted installations pass their own `baseUrl` (`http://HOST:PORT/api/v1`). */
+export const DEFAULT_BASE_URL = 'https://crc-rates.com/api/v1';
+
+/** The parts of a fetch `Response` the client reads. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** What the client passes to `fetch`. */
+export interface FetchInit {
+  method: 'GET';
+  headers: Record<string, string>;
+  /** An `AbortSignal`, aborted when the attempt times out. */
+  // Typed loosely so that the DOM's and Node's `fetch` both fit without either's types.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  signal: any;
+}
+
+/** A `fetch` function: the global one, or any compatible one (undici, node-fetch, a test stub). */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
+
+export interface ClientOptions {
+  /** Your key, sent as `x-api-key` (not needed for `health()` alone: pass `''`). */
+  apiKey: string;
+  /** The API base including `/api/v1`; default {@link DEFAULT_BASE_URL}. */
+  baseUrl?: string;
+  /** Time allowed for each attempt, answer body included (default 10000 ms). */
+  timeoutMs?: number;
+  /**
+   * Further attempts after a failure worth retrying (default 2): 429 `RATE_LIMITED` (after
+   * `Retry-After`), network errors, timeouts, 502/503/504 (with exponential backoff). Never other
+   * 4xx, never 429 `QUOTA_EXCEEDED`. 0 disables retries.
+   */
+  retries?: number;
+  /** First backoff delay; doubles on every retry (default 500 ms). */
+  retryDelayMs?: number;
+  /** The `fetch` to use (default: the global `fetch`, looked up at each request). */
+  fetch?: FetchLike;
+  /** How the client waits before a retry (default: a timer). Tests inject a fake. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The rate-limit and quota headers of the last answer; each null when that answer had none. */
+export interface RateLimitInfo {
+  /** `X-RateLimit-Limit`: requests allowed per window. */
+  limit: number | null;
+  /** `X-RateLimit-Remaining`: requests left in this window, after the last one. */
+  remaining: number | null;
+  /** `X-RateLimit-Reset`: whole seconds until the window starts again. */
+  reset: number | null;
+  /** `X-Quota-Limit`: the key's monthly quota. */
+  quotaLimit: number | null;
+  /** `X-Quota-Remaining`: requests left this month. */
+  quotaRemaining: number | null;
+  /** `X-Quota-Reset`: when the monthly count starts again (ISO timestamp). */
+  quotaReset: string | null;
+}
+
+export type StatsPeriod = 'monthly' | 'yearly';
+
+export interface HistoryParams {
+  /** 1..365 calendar days ending at the latest date (default 30). */
+  days?: number;
+}
+
+export interface RangeParams {
+  /** First day, inclusive. */
+  from: DateInput;
+  /** Last day, inclusive; at most 366 days after `from`. */
+  to: DateInput;
+}
+
+/** Either the last `days` days (1..20000, default 30) or a from/to pair (any span), not both. */
+export type AnalyticsParams = { days?: number; from?: never; to?: never } | { from: DateInput; to: DateInput; days?: never };
+
+export interface StatsParams {
+  /** `monthly` (default) or `yearly`. */
+  period?: StatsPeriod;
+  from: DateInput;
+  to: DateInput;
+}
+
+export interface ChartParams {
+  /** 1..20000 calendar days ending at the latest date (default 30). */
+  days?: number;
+  /** At most this many points, 2..500 (default 90). */
+  points?: number;
+}
+
+export interface ConvertParams {
+  /** Greater than 0, at most 1e12. A decimal string (`'0.1'`, `'1e3'`) is sent exactly as written. */
+  amount: number | string;
+  /** Currency of the amount (default `USD`). */
+  from?: Currency;
+  /** Currency wanted (default: the other one). */
+  to?: Currency;
+  /** Which official rate applies (default `sell`). */
+  rate?: RateSide;
+  /** The day whose rate applies (default: the latest). */
+  date?: DateInput;
+}
+
+export interface BankingRatesParams {
+  /** The day of the snapshot (default: the latest). */
+  date?: DateInput;
+  /** Only institutions of this group. */
+  type?: InstitutionType;
+}
+
+export interface BestRateParams extends BankingRatesParams {
+  /**
+   * The institution's side: `buy` ranks who pays the most colones for your dollars, `sell` who
+   * charges the fewest colones for a dollar.
+   */
+  operation: RateSide;
+}
+
+export interface InsightsParams {
+  /** 7..365 calendar days ending at the latest date (default 30). */
+  days?: number;
+  /** `es` (default) or `en`. */
+  locale?: InsightLocale;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/** The code an error status stands for when the answer carries no envelope to say it (429: RATE_LIMITED). */
+const CODE_BY_STATUS = new Map<number, ErrorCode>();
+for (const code of ERROR_CODES) if (!CODE_BY_STATUS.has(ERROR_STATUS[code])) CODE_BY_STATUS.set(ERROR_STATUS[code], code);
+
+/** Gateway errors and an unavailable service are passing troubles: worth another attempt. */
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function headerInteger(headers: FetchResponseLike['headers'], name: string): number | null {
+  const value = headers.get(name)?.trim();
+  if (!value || !/^\d+$/.test(value)) return null;
+  return Number(value);
+}
+
+/** `Retry-After` in seconds: the API sends whole seconds; an HTTP date is honoured too. */
+function retryAfterSeconds(headers: FetchResponseLike['headers']): number | null {
+  const seconds = headerInteger(headers, 'retry-after');
+  if (seconds !== null) return seconds;
+  const value = headers.get('retry-after');
+  const at = value ? Date.parse(value) : NaN;
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function nonNegative(name: string, value: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`ExchangeRateClient: "${name}" must be a non-negative number (got ${String(value)})`);
+  }
+  return value;
+}
+
+/**
+ * A client of the crc-rates API: one method per endpoint, each resolving to the answer's `data`
+ * (typed as the server types it) or rejecting with an {@link ExchangeRateError}.
+ */
+export class ExchangeRateClient {
+  /** The rate-limit and quota headers of the last answer received (null before the first). */
+  lastRateLimit: RateLimitInfo | null = null;
+
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retryDelayMs: number;
+  readonly #apiKey: string;
+  readonly #fetch: FetchLike | undefined;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: ClientOptions) {
+    if (!options || typeof options.apiKey !== 'string') {
+      throw new TypeError('ExchangeRateClient: "apiKey" is required (a string; "" for health() alone)');
+    }
+    this.#apiKey = options.apiKey;
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? 10_000);
+    this.retries = Math.floor(nonNegative('retries', options.retries ?? 2));
+    this.retryDelayMs = nonNegative('retryDelayMs', options.retryDelayMs ?? 500);
+    this.#fetch = options.fetch;
+    this.#sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica). */
+  async getLatest(): Promise<ExchangeRate> {
+    return this.request('/exchange-rate/latest');
+  }
+
+  /** `/exchange-rate?date=`: the record of that day (`NOT_FOUND` when the day has none). */
+  async getByDate(date: DateInput): Promise<ExchangeRate> {
+    return this.request('/exchange-rate', { date: toApiDate(date, 'date') });
+  }
+
+  /** `/exchange-rate/history`: the records of the last `days` days, ascending. */
+  async getHistory(params: HistoryParams = {}): Promise<ExchangeRate[]> {
+    return this.request('/exchange-rate/history', { days: params.days });
+  }
+
+  /** `/exchange-rate/range`: the records with from <= date <= to, ascending (`[]` when none). */
+  async getRange(params: RangeParams): Promise<ExchangeRate[]> {
+    return this.request('/exchange-rate/range', { from: toApiDate(params.from, 'from'), to: toApiDate(params.to, 'to') });
+  }
+
+  /** `/exchange-rate/analytics`: statistics of each side over the last `days` days or from/to. */
+  async getAnalytics(params: AnalyticsParams = {}): Promise<Analytics> {
+    return this.request('/exchange-rate/analytics', {
+      days: params.days,
+      from: params.from === undefined ? undefined : toApiDate(params.from, 'from'),
+      to: params.to === undefined ? undefined : toApiDate(params.to, 'to'),
+    });
+  }
+
+  /** `/exchange-rate/stats`: monthly or yearly statistics between two days, ascending. */
+  async getStats(params: StatsParams): Promise<PeriodStats[]> {
+    return this.request('/exchange-rate/stats', { period: params.period, from: toApiDate(params.from, 'from'), to: toApiDate(params.to, 'to') });
+  }
+
+  /** `/exchange-rate/chart`: a downsampled series of the last `days` days with its trend line. */
+  async getChart(params: ChartParams = {}): Promise<Chart> {
+    return this.request('/exchange-rate/chart', { days: params.days, points: params.points });
+  }
+
+  /** `/convert`: an amount between USD and CRC at the official buy or sell rate. */
+  async convert(params: ConvertParams): Promise<Conversion> {
+    return this.request('/convert', {
+      amount: params.amount,
+      from: params.from,
+      to: params.to,
+      rate: params.rate,
+      date: params.date === undefined ? undefined : toApiDate(params.date, 'date'),
+    });
+  }
+
+  /** `/banking/rates`: every institution's window quote of a day, ordered by name. */
+  async getBankingRates(params: BankingRatesParams = {}): Promise<BankingRates> {
+    return this.request('/banking/rates', { date: params.date === undefined ? undefined : toApiDate(params.date, 'date'), type: params.type });
+  }
+
+  /** `/banking/best`: the institutions ranked for buying or selling dollars, best first. */
+  async getBestRate(params: BestRateParams): Promise<BestRate> {
+    return this.request('/banking/best', {
+      operation: params.operation,
+      date: params.date === undefined ? undefined : toApiDate(params.date, 'date'),
+      type: params.type,
+    });
+  }
+
+  /** `/insights`: what the colón did over the last `days` days, in words and numbers. */
+  async getInsights(params: InsightsParams = {}): Promise<Insights> {
+    return this.request('/insights', { days: params.days, locale: params.locale });
+  }
+
+  /** `/usage`: this month's usage and the limits of your key (never counted against the quota). */
+  async getUsage(): Promise<Usage> {
+    return this.request('/usage');
+  }
+
+  /** `/health`: whether the service and its database answer and how fresh the data is (no key needed). */
+  async health(): Promise<Health> {
+    return this.request('/health');
+  }
+
+  /** Sends one GET, retrying what is worth retrying, and unwraps the envelope. */
+  private async request<T>(path: string, query: Query = {}): Promise<T> {
+    const url = this.url(path, query);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return (await this.attempt(url)) as T;
+      } catch (error) {
+        const delay = this.retryDelay(error as ExchangeRateError, attempt);
+        if (delay === null) throw error;
+        await this.#sleep(delay);
+      }
+    }
+  }
+
+  private url(path: string, query: Query): string {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) search.append(name, String(value));
+    }
+    const qs = search.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /** How long to wait before attempt `attempt + 1`, or null when the error is final. */
+  private retryDelay(error: ExchangeRateError, attempt: number): number | null {
+    if (!(error instanceof ExchangeRateError) || attempt >= this.retries) return null;
+    const backoff = this.retryDelayMs * 2 ** attempt;
+    switch (error.code) {
+      case 'RATE_LIMITED':
+        return error.retryAfter !== null ? error.retryAfter * 1000 : backoff;
+      case 'NETWORK_ERROR':
+      case 'TIMEOUT':
+        return backoff;
+      default:
+        if (error.status !== null && RETRIED_STATUSES.has(error.status)) {
+          return error.retryAfter !== null ? Math.max(error.retryAfter * 1000, backoff) : backoff;
+        }
+        return null;
+    }
+  }
+
+  /** One attempt: the data of a success envelope, or an ExchangeRateError. */
+  private async attempt(url: string): Promise<unknown> {
+    const fetchImpl = this.#fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new ExchangeRateError({ code: 'NETWORK_ERROR', message: 'No fetch available: pass one as the "fetch" option' });
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
+
+    const controller = new AbortController();
+    const timeout = new ExchangeRateError({ code: 'TIMEOUT', message: `No answer from ${url} within ${this.timeoutMs} ms` });
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Rejects when the attempt runs out of time, also if a custom fetch ignores the signal.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(timeout);
+        controller.abort();
+      }, this.timeoutMs);
+    });
+    deadline.catch(() => undefined);
+
+    let response: FetchResponseLike;
+    let text: string;
+    try {
+      try {
+        response = await Promise.race([fetchImpl(url, { method: 'GET', headers, signal: controller.signal }), deadline]);
+      } catch (error) {
+        if (timedOut) throw timeout;
+        throw new ExchangeRateError({ code: 'NETWORK_ERROR', message: `Request to ${url} failed: ${describe(error)}`, cause: error });
+      }
+      this.lastRateLimit = {
+        limit: headerInteger(response.headers, 'x-ratelimit-limit'),
+        remaining: headerInteger(response.headers, 'x-ratelimit-remaining'),
+        reset: headerInteger(response.headers, 'x-ratelimit-reset'),
+        quotaLimit: headerInteger(response.headers, 'x-quota-limit'),
+        quotaRemaining: headerInteger(response.headers, 'x-quota-remaining'),
+        quotaReset: response.headers.get('x-quota-reset') || null,
+      };
+      try {
+        text = await Promise.race([response.text(), deadline]);
+      } catch (error) {
+        if (timedOut) throw timeout;
+        throw new ExchangeRateError({ code: 'NETWORK_ERROR', status: response.status, message: `Reading the answer of ${url} failed: ${describe(error)}`, cause: error });
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const { status, headers: responseHeaders } = response;
+    const body = parseJson(text);
+    if (status >= 200 && status < 300) {
+      if (isObject(body) && body.success === true && 'data' in body) return body.data;
+      throw new ExchangeRateError({ code: 'INVALID_RESPONSE', status, message: `The answer of ${url} is not the API's JSON envelope` });
+    }
+    const envelope = isObject(body) && body.success === false ? body : null;
+    const code =
+      envelope && ERROR_CODES.includes(envelope.error as ErrorCode) ? (envelope.error as ErrorCode) : (CODE_BY_STATUS.get(status) ?? 'HTTP_ERROR');
+    const message = envelope && typeof envelope.message === 'string' ? envelope.message : `HTTP ${status} from ${url}`;
+    throw new ExchangeRateError({
+      code,
+      status,
+      message,
+      retryAfter: retryAfterSeconds(responseHeaders),
+      requestId: responseHeaders.get('x-request-id'),
+    });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The message of an error, also one from another realm (where `instanceof Error` fails). */
+function messageOf(value: unknown): string | null {
+  return isObject(value) && typeof value.message === 'string' ? value.message : null;
+}
+
+function describe(error: unknown): string {
+  const message = messageOf(error);
+  if (message === null) return String(error);
+  // Node's fetch says only "fetch failed"; the reason (connect ECONNREFUSED …) is its cause.
+  const cause = isObject(error) ? error.cause : undefined;
+  const reason = messageOf(cause) || (isObject(cause) && typeof cause.code === 'string' ? cause.code : null);
+  return reason ? `${message} (${reason})` : message;
+}

@@ -1,0 +1,52 @@
+/**
+ * @crc-rates/sdk: a typed client of the crc-rates API, the official USD/CRC exchange rate of the
+ * Banco Central de Costa Rica. Zero dependencies: it uses the runtime's `fetch` and `AbortController`.
+ */
+export {
+  ExchangeRateClient,
+  DEFAULT_BASE_URL,
+  type ClientOptions,
+  type FetchLike,
+  type FetchInit,
+  type FetchResponseLike,
+  type RateLimitInfo,
+  type StatsPeriod,
+  type HistoryParams,
+  type RangeParams,
+  type AnalyticsParams,
+  type StatsParams,
+  type ChartParams,
+  type ConvertParams,
+  type BankingRatesParams,
+  type BestRateParams,
+  type InsightsParams,
+} from './client';
+export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorInit } from './errors';
+export { costaRicaDay, type DateInput } from './dates';
+export type {
+  ExchangeRate,
+  SideAnalytics,
+  Analytics,
+  PeriodSide,
+  PeriodStats,
+  ChartPoint,
+  TrendLine,
+  Chart,
+  Conversion,
+  Health,
+  Trend,
+  Usage,
+  Institution,
+  BankingRates,
+  RankedInstitution,
+  BestRate,
+  Insights,
+  Verdict,
+  InsightLocale,
+  ErrorCode,
+  Currency,
+  RateSide,
+  RateSource,
+  InstitutionType,
+  PlanId,
+} from './types';
