@@ -32,6 +32,8 @@ import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
 import { usageRoutes } from './http/routes/usage';
 import { bankingRoutes } from './http/routes/banking';
+import { insightsRoutes } from './http/routes/insights';
+import { createInsightsService } from './insights/service';
 import { withDocuments } from './http/routes/documents';
 import { mountSite } from './site';
 import { createMetrics } from './http/metrics';
@@ -65,11 +67,15 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** The operator token of /metrics; without one the route does not exist. */
   metricsToken?: string | null;
+  /** An OpenAI-compatible model for /insights; null or absent answers with the statistical text. */
+  llm?: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number } | null;
 }
 
 export interface App extends Koa {
   readonly routes: readonly Route[];
   readonly responseCache: ResponseCache;
+  /** Hands back what the instance holds for others (unspent quota); call it before exiting. */
+  release(): Promise<void>;
 }
 
 function corsOrigin(allowed: readonly string[]) {
@@ -84,12 +90,14 @@ export function createApp(deps: AppDeps): App {
   const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock });
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
+  changes.onKeysChanged(() => access.forgetKeys());
 
   const routes = withDocuments(
     [
       ...exchangeRateRoutes({ rates }),
       ...convertRoutes({ rates }),
       ...bankingRoutes({ banking: createBankingStore(deps.db), rates }),
+      ...insightsRoutes({ service: createInsightsService({ db: deps.db, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
       ...usageRoutes({ access }),
       ...healthRoutes({ db: deps.db, rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
     ],
@@ -157,5 +165,5 @@ export function createApp(deps: AppDeps): App {
     koa.use(router.allowedMethods());
   }
 
-  return Object.assign(koa, { routes, responseCache: cache });
+  return Object.assign(koa, { routes, responseCache: cache, release: () => access.release() });
 }

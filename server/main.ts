@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config);
   const { logger, db, changes } = runtime;
 
-  const app = createApp({ db, logger, changes, redis: runtime.redis, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metricsToken: config.metricsToken });
+  const app = createApp({ db, logger, changes, redis: runtime.redis, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metricsToken: config.metricsToken, llm: config.llm });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await app.release();
     await scheduler.stop();
     await runtime.close();
     logger.info('stopped');

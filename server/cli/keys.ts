@@ -99,6 +99,8 @@ runCli(async () => {
       case 'revoke': {
         const id = Number(rest[0]);
         const done = await keys.revoke(id, new Date());
+        // Running instances keep recent lookups in memory: tell them (through Redis or PostgreSQL).
+        if (done) await runtime.changes.keysChanged();
         out(done ? `Revoked key ${id}.` : `No active key with id ${id}.`);
         return done ? 0 : 1;
       }

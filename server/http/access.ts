@@ -1,12 +1,14 @@
 /**
- * Who is calling and what they may still do: the key (looked up once per request), the 401 for
- * keyed routes, and the monthly quota. The quota is counted only once an answer is ready, in the
- * same statement that checks it, so a refused request (401, 400, 404, 429) never uses any.
+ * Who is calling and what they may still do: the key, the 401 for keyed routes, and the monthly
+ * quota. The quota is counted only once an answer is ready, so a refused request (401, 400, 404,
+ * 429) never uses any.
  */
 import type { Context } from 'koa';
 import type { ApiKey, ApiKeysStore } from '../store/api-keys';
-import { quotaMonth, type UsageStore } from '../store/usage';
+import type { UsageStore } from '../store/usage';
 import { HttpError } from './errors';
+import { createKeyCache } from './key-cache';
+import { createQuotaLedger } from './quota-ledger';
 
 export interface AccessState {
   apiKey?: ApiKey;
@@ -21,6 +23,8 @@ const KEY_PROBLEMS = {
 } as const;
 
 export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStore; clock: () => Date }) {
+  const keys = createKeyCache(deps.keys);
+  const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
   const setQuotaHeaders = (ctx: Context, key: ApiKey, used: number, resetsAt: Date) => {
     ctx.set('X-Quota-Limit', String(key.monthlyQuota));
     ctx.set('X-Quota-Remaining', String(Math.max(0, key.monthlyQuota - used)));
@@ -32,7 +36,7 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
     async identify(ctx: Context): Promise<void> {
       const sent = ctx.get('x-api-key');
       if (!sent) return;
-      const found = await deps.keys.lookup(sent.trim());
+      const found = await keys.lookup(sent.trim());
       const state = ctx.state as AccessState;
       if (found.status === 'ok') state.apiKey = found.key;
       else state.keyProblem = found.status;
@@ -47,28 +51,31 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
 
     /** Counts one served request, or refuses it when this month's quota is used up. */
     async consume(ctx: Context, key: ApiKey): Promise<void> {
-      const now = deps.clock();
-      const { month, resetsAt } = quotaMonth(now);
-      const count = await deps.usage.consume(key.id, month, key.monthlyQuota);
-      if (count === null) {
-        setQuotaHeaders(ctx, key, key.monthlyQuota, resetsAt);
-        const retryAfter = String(Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000)));
-        throw new HttpError('QUOTA_EXCEEDED', `Monthly quota of ${key.monthlyQuota} requests used up; it resets at ${resetsAt.toISOString()}`, {
+      const spent = await ledger.spend(key);
+      if (!spent.ok) {
+        setQuotaHeaders(ctx, key, key.monthlyQuota, spent.resetsAt);
+        const retryAfter = String(Math.max(1, Math.ceil((spent.resetsAt.getTime() - deps.clock().getTime()) / 1000)));
+        throw new HttpError('QUOTA_EXCEEDED', `Monthly quota of ${key.monthlyQuota} requests used up; it resets at ${spent.resetsAt.toISOString()}`, {
           'Retry-After': retryAfter,
         });
       }
-      setQuotaHeaders(ctx, key, count, resetsAt);
+      setQuotaHeaders(ctx, key, spent.used, spent.resetsAt);
     },
 
     /** The quota headers of a request that was refused after authentication (nothing counted). */
     async describe(ctx: Context, key: ApiKey): Promise<void> {
-      const { month, resetsAt } = quotaMonth(deps.clock());
-      setQuotaHeaders(ctx, key, await deps.usage.used(key.id, month), resetsAt);
+      const { used, resetsAt } = await ledger.used(key);
+      setQuotaHeaders(ctx, key, used, resetsAt);
     },
 
+    /** Keys changed somewhere (a revoke): forget what was looked up. */
+    forgetKeys: () => keys.clear(),
+
+    /** Gives unspent quota back to the database; call it when the instance stops. */
+    release: () => ledger.release(),
+
     async usage(key: ApiKey) {
-      const { month, resetsAt } = quotaMonth(deps.clock());
-      const used = await deps.usage.used(key.id, month);
+      const { used, resetsAt } = await ledger.used(key);
       return {
         plan: key.plan,
         monthlyQuota: key.monthlyQuota,

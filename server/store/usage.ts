@@ -1,21 +1,26 @@
 /**
  * Monthly usage per key, counted in PostgreSQL so that a restart loses nothing and every instance
- * shares it. One statement both checks and counts, so concurrent requests can never push a key
- * past its quota, and none under it is refused.
+ * shares it. Units are reserved by one locked statement that never passes the quota (see
+ * http/quota-ledger.ts for how instances spend them).
  */
 import type { Knex } from 'knex';
 
 export function createUsageStore(db: Knex) {
   return {
-    /** Counts one request if the key is under `limit` this month; returns the new count, or null when over. */
-    async consume(keyId: number, month: string, limit: number): Promise<number | null> {
-      const { rows } = (await db.raw(
-        `INSERT INTO api_usage (key_id, month, count) SELECT ?, ?, 1 WHERE ? >= 1
-         ON CONFLICT (key_id, month) DO UPDATE SET count = api_usage.count + 1 WHERE api_usage.count < ?
-         RETURNING count`,
-        [keyId, month, limit, limit],
-      )) as { rows: Array<{ count: number }> };
-      return rows[0]?.count ?? null;
+    /**
+     * Reserves up to `want` units under `limit` this month: returns how many were granted (0 when
+     * the quota is used up) and the count after the reservation.
+     */
+    async reserve(keyId: number, month: string, limit: number, want: number): Promise<{ granted: number; count: number }> {
+      const { rows } = (await db.raw('SELECT granted, total FROM reserve_quota(?, ?, ?, ?)', [keyId, month, limit, want])) as {
+        rows: Array<{ granted: number; total: number }>;
+      };
+      return { granted: rows[0]?.granted ?? 0, count: rows[0]?.total ?? limit };
+    },
+
+    /** Returns reserved units that were never spent. */
+    async release(keyId: number, month: string, units: number): Promise<void> {
+      await db('api_usage').where({ key_id: keyId, month }).update({ count: db.raw('GREATEST(count - ?, 0)', [units]) });
     },
 
     async used(keyId: number, month: string): Promise<number> {

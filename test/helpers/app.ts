@@ -63,6 +63,7 @@ export async function startTestApp(options: Partial<AppDeps> & { database?: Test
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
     },
     async close() {
+      await app.release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.database) await database.drop();

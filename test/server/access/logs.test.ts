@@ -57,10 +57,16 @@ it('logs requests and failures without any part of a key beyond its shown prefix
 
   // Failures that are logged in full: the quota cannot be counted, then the key cannot be looked up.
   await t.database.db.raw('ALTER TABLE api_usage RENAME TO api_usage_away');
-  const noUsage = await t.get('/exchange-rate/latest');
+  // A key with no quota reserved yet, so counting it has to reach the (missing) table.
+  const uncounted = await createKey(t.database.db);
+  sent.push(uncounted.key);
+  const noUsage = await t.get('/exchange-rate/latest', { 'x-api-key': uncounted.key });
   await t.database.db.raw('ALTER TABLE api_usage_away RENAME TO api_usage');
+  // A key never looked up before, so the lookup has to reach the (missing) table.
+  const fresh = await createKey(t.database.db);
+  sent.push(fresh.key);
   await t.database.db.raw('ALTER TABLE api_keys RENAME TO api_keys_away');
-  const noKeys = await t.get('/exchange-rate/latest');
+  const noKeys = await t.get('/exchange-rate/latest', { 'x-api-key': fresh.key });
   await t.database.db.raw('ALTER TABLE api_keys_away RENAME TO api_keys');
   for (const failed of [noUsage, noKeys]) {
     expect(failed.status).toBe(500);

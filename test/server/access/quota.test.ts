@@ -49,9 +49,11 @@ it('serves exactly the quota when three times as many requests arrive at once at
   const { key, record } = await createKey(t.database.db, { monthlyQuota: Q, ratePerMinute: 1000 });
   const answers = await Promise.all(Array.from({ length: 3 * Q }, (_, i) => withKey(i % 2 ? other : t, key)));
   expect(tally(answers)).toEqual({ 200: Q, 429: 2 * Q });
-  // Every served request took its own place in the count: remaining Q-1 … 0, each once.
+  // The running count in the headers stays within the quota and reaches its end. (Instances
+  // reserve units in leases, so two answers served at the same moment may show the same count.)
   const remaining = answers.filter((a) => a.status === 200).map((a) => headerNumber(a, 'X-Quota-Remaining'));
-  expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: Q }, (_, i) => i));
+  expect(remaining.every((r) => r >= 0 && r < Q)).toBe(true);
+  expect(Math.min(...remaining)).toBe(0);
   // 15 days and 18.5 hours from the clock to 2025-02-01T00:00Z.
   const untilReset = String((Date.parse('2025-02-01T00:00:00Z') - now.getTime()) / 1000);
   for (const refused of answers.filter((a) => a.status === 429)) {
@@ -131,7 +133,11 @@ it('reports usage on /usage without counting it, even once the quota is used up'
   }
   expect((await withKey(t, key)).status).toBe(200);
   expect(await usage()).toMatchObject({ used: 1, remaining: 4999 });
+  // The database also holds this instance's unspent lease until it is handed back.
+  expect(await used(record.id)).toBeGreaterThanOrEqual(1);
+  await t.app.release();
   expect(await used(record.id)).toBe(1);
+  expect(await usage()).toMatchObject({ used: 1, remaining: 4999 });
 
   const { key: small } = await createKey(t.database.db, { monthlyQuota: 1, ratePerMinute: 1000 });
   expect((await withKey(t, small)).status).toBe(200);

@@ -1,0 +1,29 @@
+/**
+ * Key lookups kept in memory for a short while, so a keyed request costs no database round trip
+ * just to learn who is calling. Entries are dropped at once when keys change anywhere (a revoke
+ * announces it through the change feed); the time limit bounds the wait if a notice is missed.
+ */
+import { createHash } from 'node:crypto';
+import type { ApiKeysStore, KeyLookup } from '../store/api-keys';
+
+export const KEY_CACHE_TTL_MS = 30_000;
+const MAX_ENTRIES = 10_000;
+
+export function createKeyCache(keys: ApiKeysStore, now: () => number = Date.now) {
+  // Keyed by a hash of the key, so no raw key is kept around longer than its request.
+  const entries = new Map<string, { found: KeyLookup; expiresAt: number }>();
+  return {
+    async lookup(key: string): Promise<KeyLookup> {
+      const id = createHash('sha256').update(key).digest('base64url');
+      const hit = entries.get(id);
+      if (hit && hit.expiresAt > now()) return hit.found;
+      const found = await keys.lookup(key);
+      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value ?? '');
+      entries.set(id, { found, expiresAt: now() + KEY_CACHE_TTL_MS });
+      return found;
+    },
+    clear(): void {
+      entries.clear();
+    },
+  };
+}

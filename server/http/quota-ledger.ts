@@ -1,0 +1,100 @@
+/**
+ * Monthly quotas, exact and fast. Each instance reserves units from PostgreSQL in leases and
+ * spends them in memory, so most requests need no round trip, and one key never has more than
+ * one reservation in flight per instance (requests arriving meanwhile wait for it and are counted
+ * in its size). No request over the quota ever succeeds: every unit served was reserved under the
+ * limit by one locked statement. A lease is a thousandth of what is left (1 to 100 units) or the
+ * number of requests waiting, whichever is more; so in the last 2,000 units of a quota it holds
+ * only units for requests being served right now. The only units that can sit unspent while
+ * another instance is refused are the rest of an earlier, larger lease of an instance that has
+ * gone idle since (at most 99), and they go back to the database when it stops.
+ */
+import type { ApiKey } from '../store/api-keys';
+import { quotaMonth, type UsageStore } from '../store/usage';
+
+export const LEASE_FRACTION = 1 / 1000;
+export const MAX_LEASE = 100;
+
+interface Account {
+  keyId: number;
+  month: string;
+  /** Units reserved in the database and not spent yet. */
+  unspent: number;
+  /** The database's count after the last lease (it includes leases held here and elsewhere). */
+  reserved: number;
+  /** Units spent by this instance this month, for the headers' running count. */
+  spent: number;
+  /** Requests of this key waiting to be counted right now. */
+  demand: number;
+  lease: Promise<number> | null;
+}
+
+export type Spend = { ok: true; used: number; resetsAt: Date } | { ok: false; resetsAt: Date };
+
+export function leaseSize(quota: number, reserved: number): number {
+  return Math.max(1, Math.min(MAX_LEASE, Math.floor((quota - reserved) * LEASE_FRACTION)));
+}
+
+export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }) {
+  const accounts = new Map<string, Account>();
+
+  const lease = (account: Account, quota: number): Promise<number> =>
+    (async () => {
+      try {
+        const want = Math.max(leaseSize(quota, account.reserved), account.demand);
+        const granted = await deps.usage.reserve(account.keyId, account.month, quota, want);
+        account.unspent += granted.granted;
+        account.reserved = Math.max(account.reserved, granted.count);
+        return granted.granted;
+      } finally {
+        account.lease = null;
+      }
+    })();
+
+  return {
+    /** Counts one served request of `key`, or says the month's quota is used up. */
+    async spend(key: ApiKey): Promise<Spend> {
+      const { month, resetsAt } = quotaMonth(deps.clock());
+      const id = `${key.id}:${month}`;
+      let account = accounts.get(id);
+      if (!account) {
+        account = { keyId: key.id, month, unspent: 0, reserved: 0, spent: 0, demand: 0, lease: null };
+        accounts.set(id, account);
+      }
+      account.demand++;
+      try {
+        for (;;) {
+          if (account.unspent > 0) {
+            account.unspent--;
+            account.spent++;
+            // What the database has counted, less what is reserved here and not spent yet.
+            return { ok: true, used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
+          }
+          account.lease ??= lease(account, key.monthlyQuota);
+          const granted = await account.lease;
+          if (granted === 0 && account.unspent === 0) return { ok: false, resetsAt };
+        }
+      } finally {
+        account.demand--;
+      }
+    },
+
+    /** This month's count for `key`, less what this instance has reserved and not spent. */
+    async used(key: ApiKey): Promise<{ used: number; resetsAt: Date }> {
+      const { month, resetsAt } = quotaMonth(deps.clock());
+      const unspent = accounts.get(`${key.id}:${month}`)?.unspent ?? 0;
+      return { used: Math.max(0, (await deps.usage.used(key.id, month)) - unspent), resetsAt };
+    },
+
+    /** Gives unspent units back (on shutdown), so a restart loses nothing. */
+    async release(): Promise<void> {
+      for (const account of accounts.values()) {
+        if (account.unspent > 0) await deps.usage.release(account.keyId, account.month, account.unspent);
+        account.unspent = 0;
+      }
+      accounts.clear();
+    },
+  };
+}
+
+export type QuotaLedger = ReturnType<typeof createQuotaLedger>;
