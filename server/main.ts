@@ -8,6 +8,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './store/database';
 import { startScheduler } from './jobs/scheduler';
+import { syncBanking } from './jobs/sync-banking';
 import { openRuntime } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -24,7 +25,12 @@ async function main(): Promise<void> {
   const { port } = server.address() as AddressInfo;
   logger.info({ port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
   // Starts with a catch-up in the background: the server answers from what it has meanwhile.
-  const scheduler = startScheduler({ db, logger, changes, clock: () => new Date() }, runtime.sources, { cron: config.syncCron });
+  const syncDeps = { db, logger, changes, clock: () => new Date() };
+  const scheduler = startScheduler(syncDeps, runtime.sources, {
+    cron: config.syncCron,
+    // The window quotes of the last week ride along on every scheduled run.
+    extraJobs: [() => syncBanking(syncDeps, runtime.ventanilla)],
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -9,6 +9,7 @@ import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remot
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createOfficialSources } from './sources';
+import { createVentanillaSource, type VentanillaSource } from './sources/ventanilla';
 import { createDatabase, type Database } from './store/database';
 import { migrate } from './store/migrations';
 import type { OfficialSources } from './jobs/catch-up';
@@ -19,6 +20,7 @@ export interface Runtime {
   db: Database;
   changes: ChangeFeed;
   sources: OfficialSources;
+  ventanilla: VentanillaSource;
   /** The client that shares rate limits, when REDIS_URL is set. */
   redis: Redis | null;
   close(): Promise<void>;
@@ -43,9 +45,11 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 })
     : null;
   redis?.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
+  const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
   return {
     config,
     redis,
+    ventanilla,
     logger,
     db,
     changes,

@@ -8,6 +8,7 @@ import { addDays, calendarDay, isIsoDate } from '../../shared/dates';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { syncOfficial, type SpanOptions } from '../jobs/catch-up';
+import { syncBanking, type BankingSummary } from '../jobs/sync-banking';
 import type { SyncSummary } from '../jobs/sync-official';
 import { openRuntime } from '../runtime';
 import { runCli, UsageError } from './run';
@@ -41,6 +42,15 @@ export function describeRuns(runs: readonly SyncSummary[]): string {
   return lines.join('\n');
 }
 
+export function describeBanking(b: BankingSummary): string {
+  if (b.status === 'skipped') return `skipped window quotes ${b.from}..${b.to}: another instance is syncing them`;
+  if (b.status === 'failed') return `FAILED window quotes ${b.source} ${b.from}..${b.to}: ${b.error ?? 'unknown error'} (nothing of this run was stored)`;
+  const lines = [`ok     window quotes ${b.source} ${b.from}..${b.to}: ${b.inserted} new, ${b.updated} updated, ${b.rejected.length} rejected, ${b.missing.length} days without quotes`];
+  for (const x of b.rejected) lines.push(`  rejected ${x.date}: ${x.reason}`);
+  if (b.unknownInstitutions.length) lines.push(`  not in the catalog (stored anyway): ${b.unknownInstitutions.join(', ')}`);
+  return lines.join('\n');
+}
+
 runCli(async () => {
   const { values } = parseArgs({
     options: { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean', default: false } },
@@ -61,13 +71,21 @@ runCli(async () => {
   try {
     const deps = { db: runtime.db, logger: runtime.logger, changes: runtime.changes, clock: () => new Date() };
     const to = values.to ?? (values.from ? addDays(calendarDay(new Date()), 1) : undefined);
-    const result = await syncOfficial(deps, runtime.sources, { from: values.from, to, onProgress: progressPrinter(process.stderr) });
+    const progress = progressPrinter(process.stderr);
+    const result = await syncOfficial(deps, runtime.sources, { from: values.from, to, onProgress: progress });
     if (!result.ran) {
       process.stdout.write('Another instance is syncing right now; nothing done.\n');
       return 1;
     }
     process.stdout.write(`${describeRuns(result.runs)}\n`);
-    return result.ok ? 0 : 1;
+    if (!values.banking) return result.ok ? 0 : 1;
+
+    // The window quotes of the same span (today at most: there are no quotes for tomorrow), or of the last week.
+    const today = calendarDay(new Date());
+    const span = values.from ? { from: values.from, to: to && to < today ? to : today } : undefined;
+    const banking = await syncBanking(deps, runtime.ventanilla, span, (...args) => progress?.(span ?? { from: 'last', to: 'week' }, ...args));
+    process.stdout.write(`${describeBanking(banking)}\n`);
+    return result.ok && banking.status === 'succeeded' ? 0 : 1;
   } finally {
     await runtime.close();
   }
