@@ -177,3 +177,30 @@ export const BestRateSchema = z
     ranking: z.array(RankedInstitutionSchema),
   })
   .meta({ id: 'BestRate' });
+
+/** The languages of `/insights`. */
+export const INSIGHT_LOCALES = ['es', 'en'] as const;
+/** What the window says about the colón (API.md "Insights"). */
+export const VERDICTS = ['appreciation', 'depreciation', 'stable'] as const;
+
+export const InsightsSchema = z
+  .object({
+    locale: z.enum(INSIGHT_LOCALES),
+    from: isoDate.meta({ description: 'The first date present in the window.' }),
+    to: isoDate.meta({ description: 'The last date present in the window: the latest date.' }),
+    verdict: z.enum(VERDICTS).meta({
+      description:
+        "About the colón, from the sell rate's changePercent over the window: appreciation when ≤ −0.25, depreciation when ≥ 0.25, stable otherwise. Always computed from the metrics, never by a language model.",
+    }),
+    summary: z.string().meta({ description: 'A short summary of the window in the requested language, quoting its figures.' }),
+    causes: z.array(z.string()).meta({
+      description: 'Probable causes, phrased as probabilities and tied to the figures; no news or events are asserted.',
+    }),
+    metrics: AnalyticsSchema,
+    generatedBy: z.string().meta({
+      description: "The language model that wrote summary and causes, or 'statistical' when they come from the built-in text.",
+      example: 'statistical',
+    }),
+    generatedAt: timestamp.meta({ description: 'When summary and causes were written (answers are kept for the day).' }),
+  })
+  .meta({ id: 'Insights' });

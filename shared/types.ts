@@ -16,6 +16,7 @@ import type {
   BankingRatesSchema,
   RankedInstitutionSchema,
   BestRateSchema,
+  InsightsSchema,
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
@@ -34,3 +35,6 @@ export type Institution = z.infer<typeof InstitutionSchema>;
 export type BankingRates = z.infer<typeof BankingRatesSchema>;
 export type RankedInstitution = z.infer<typeof RankedInstitutionSchema>;
 export type BestRate = z.infer<typeof BestRateSchema>;
+export type Insights = z.infer<typeof InsightsSchema>;
+export type Verdict = Insights['verdict'];
+export type InsightLocale = Insights['locale'];

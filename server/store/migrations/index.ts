@@ -7,6 +7,7 @@ import * as exchangeRates from './001_exchange_rates';
 import * as syncRuns from './002_sync_runs';
 import * as access from './003_access';
 import * as banking from './004_banking';
+import * as insights from './005_insights';
 import * as quotaLeases from './006_quota_leases';
 
 interface Migration {
@@ -20,6 +21,7 @@ const migrations: Migration[] = [
   { name: '002_sync_runs', ...syncRuns },
   { name: '003_access', ...access },
   { name: '004_banking', ...banking },
+  { name: '005_insights', ...insights },
   { name: '006_quota_leases', ...quotaLeases },
 ];
 

@@ -1,0 +1,34 @@
+/** `/insights`: a grounded summary of the last days, with a verdict, in Spanish or English. */
+import { LIMITS } from '../../../shared/limits';
+import { INSIGHT_LOCALES, InsightsSchema } from '../../../shared/schemas';
+import type { InsightsService } from '../../insights/service';
+import { notFound } from '../errors';
+import { integer, oneOf } from '../params';
+import { defineRoute, type Route } from '../route';
+
+const { insights } = LIMITS;
+
+export function insightsRoutes({ service }: { service: InsightsService }): Route[] {
+  return [
+    defineRoute({
+      path: '/insights',
+      tag: 'Insights',
+      access: 'key',
+      summary: 'A market summary with a verdict, in Spanish or English',
+      description:
+        "The window's Analytics, a verdict about the colón (from the sell rate's changePercent: appreciation when ≤ −0.25, depreciation when ≥ 0.25, stable otherwise), a summary quoting the real figures and 2 to 4 probable causes tied to them. The text is written by the configured language model from the computed metrics only, or by the built-in statistical text (`generatedBy: statistical`); it is kept for the day.",
+      query: {
+        days: integer(insights.minDays, insights.maxDays, 'How many calendar days, ending at the latest date.', insights.defaultDays),
+        locale: oneOf(INSIGHT_LOCALES, 'Language of summary and causes.', 'es'),
+      },
+      response: InsightsSchema,
+      example: { days: '30', locale: 'es' },
+      notFound: 'No rate has been stored yet.',
+      handle: async ({ days, locale }, { today }) => {
+        const answer = await service.get(days, locale, today);
+        if (!answer) throw notFound('No exchange rate has been stored yet');
+        return answer;
+      },
+    }),
+  ];
+}
