@@ -27,7 +27,7 @@ export interface Runtime {
 }
 
 export async function openRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
-  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir });
+  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir, logger });
   await migrate(db);
   const changes = config.redisUrl
     ? await createRedisChangeFeed(config.redisUrl, logger)

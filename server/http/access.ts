@@ -13,6 +13,8 @@ import { createQuotaLedger } from './quota-ledger';
 export interface AccessState {
   apiKey?: ApiKey;
   keyProblem?: 'malformed' | 'unknown' | 'revoked';
+  /** The lookup itself failed (the database is down): not the caller's fault. */
+  keyError?: unknown;
 }
 
 const KEY_PROBLEMS = {
@@ -36,8 +38,15 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
     async identify(ctx: Context): Promise<void> {
       const sent = ctx.get('x-api-key');
       if (!sent) return;
-      const found = await keys.lookup(sent.trim());
       const state = ctx.state as AccessState;
+      let found;
+      try {
+        found = await keys.lookup(sent.trim());
+      } catch (error) {
+        // Public routes (health above all) must answer without the key; keyed ones fail in requireKey.
+        state.keyError = error;
+        return;
+      }
       if (found.status === 'ok') state.apiKey = found.key;
       else state.keyProblem = found.status;
     },
@@ -46,6 +55,7 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
     requireKey(ctx: Context): ApiKey {
       const state = ctx.state as AccessState;
       if (state.apiKey) return state.apiKey;
+      if (state.keyError !== undefined) throw state.keyError;
       throw new HttpError('UNAUTHORIZED', KEY_PROBLEMS[state.keyProblem ?? 'missing']);
     },
 

@@ -6,6 +6,7 @@
 import type { Middleware } from 'koa';
 import type { ErrorCode } from '../../shared/errors';
 import type { Logger } from '../logger';
+import { isDatabaseUnreachable } from '../store/database';
 import { HttpError } from './errors';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -25,6 +26,8 @@ interface StatusError {
 
 function asHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
+  // API.md: 503 when the database cannot be reached (logged below like any 5xx).
+  if (isDatabaseUnreachable(error)) return new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
   // Errors raised by Koa and its middleware (a malformed body, a payload too large) carry a 4xx status.
   const e = error as StatusError | null;
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {

@@ -24,6 +24,8 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** Where the embedded database keeps its files; null keeps it in memory (tests). */
   dataDir: string | null;
+  /** Where knex's own warnings go (it writes to the console otherwise). */
+  logger?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 
 export type Database = Knex;
@@ -32,6 +34,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     return knex({
       client: 'pg',
+      ...knexLog(options.logger),
       connection: {
         connectionString: options.databaseUrl,
         // Per-connection parsers instead of pg's global registry, so nothing else is affected.
@@ -47,6 +50,7 @@ export function createDatabase(options: DatabaseOptions): Database {
   if (options.dataDir) process.once('exit', claimDataDir(options.dataDir));
   const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers });
   return knex({
+    ...knexLog(options.logger),
     client: ClientPgLite as unknown as typeof knex.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as unknown as Knex.StaticConnectionConfig,
@@ -88,6 +92,32 @@ function isAlive(pid: number): boolean {
     // EPERM: it exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function knexLog(logger: DatabaseOptions['logger']): Pick<Knex.Config, 'log'> {
+  if (!logger) return {};
+  const text = (message: unknown) => (message instanceof Error ? message.message : String(message));
+  return {
+    log: {
+      warn: (message: unknown) => logger.warn({ detail: text(message) }, 'database warning'),
+      error: (message: unknown) => logger.error({ detail: text(message) }, 'database error'),
+      deprecate: (method: string, alternative: string) => logger.debug({ method, alternative }, 'database deprecation'),
+      debug: (message: unknown) => logger.debug({ detail: text(message) }, 'database debug'),
+    },
+  };
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** True for errors that mean the database server cannot be reached, as opposed to a bad query. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (e.name === 'KnexTimeoutError' || (typeof code === 'string' && UNREACHABLE_CODES.has(code))) return true;
+    if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(e.message)) return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnreachable)) return true;
+  }
+  return false;
 }
 
 export function isEmbedded(db: Database): boolean {
