@@ -1,15 +1,21 @@
 /**
- * Everything outside /api/v1 that people (not programs) use: the request-access form and the API
- * reference. Pages have their own, more generous per-IP limits and never touch any key's quota.
+ * Everything outside /api/v1 that people (not programs) use: the landing page, the embeddable
+ * widgets and the small JSON they poll, the request-access form and the API reference. Pages have
+ * their own, more generous per-IP limits and never touch any key's quota.
  */
 import type Router from '@koa/router';
 import type Redis from 'ioredis';
 import type { Logger } from '../logger';
 import type { Database } from '../store/database';
 import { createAccessRequestsStore } from '../store/access-requests';
+import { createRatesStore } from '../store/rates';
 import { rateLimit } from '../http/rate-limit';
+import { loadAssets } from './assets';
 import { mountDocs } from './docs';
+import { formErrorsAsPages, mountLanding } from './landing';
+import { createLatestRate } from './latest';
 import { mountRequestAccess } from './request-access';
+import { mountWidgets } from './widgets';
 
 export interface SiteDeps {
   db: Database;
@@ -20,11 +26,32 @@ export interface SiteDeps {
   onRatesChanged: (listener: () => void) => void;
 }
 
+/**
+ * Requests per minute per IP on the pages, the widgets and their data. Generous: one office
+ * behind one address may show a widget on many screens, each polling once a minute.
+ */
+export const SITE_LIMITS = { pagesPerMinute: 1200, formPostsPer10Minutes: 10 } as const;
+
 export function mountSite(router: Router, deps: SiteDeps): void {
+  const assets = loadAssets();
+  const latest = createLatestRate({ rates: createRatesStore(deps.db), clock: deps.clock, onRatesChanged: deps.onRatesChanged });
+  const pagesLimit = rateLimit({
+    redis: deps.redis,
+    logger: deps.logger,
+    namespace: 'site',
+    windowMs: 60_000,
+    client: (ctx) => ({ id: `ip:${ctx.ip}`, max: SITE_LIMITS.pagesPerMinute }),
+  });
+
+  // Before the form's limit, so that its refusal too becomes a page for a plain form post.
+  router.use('/request-access', formErrorsAsPages(assets));
   router.use(
     '/request-access',
-    rateLimit({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowMs: 10 * 60_000, client: (ctx) => ({ id: `ip:${ctx.ip}`, max: 10 }) }),
+    rateLimit({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowMs: 10 * 60_000, client: (ctx) => ({ id: `ip:${ctx.ip}`, max: SITE_LIMITS.formPostsPer10Minutes }) }),
   );
   mountRequestAccess(router, createAccessRequestsStore(deps.db));
+  mountLanding(router, { latest, assets, limit: pagesLimit });
+  mountWidgets(router, { latest, assets, limit: pagesLimit });
+  assets.mount(router, pagesLimit);
   mountDocs(router);
 }

@@ -1,0 +1,36 @@
+/*
+ * How the site writes money and dates, in Spanish and English. One file serves both sides: the
+ * server requires it to render the widgets, and the widgets' script loads it (as the global
+ * CrcFormat) to redraw them after a refresh, so both always read the same. Hand-written rather
+ * than Intl, whose output differs between ICU versions (browsers and Node disagree on spaces).
+ */
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else root.CrcFormat = factory();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  var MONTHS = {
+    es: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
+    en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  };
+
+  /** ₡468,29 in Spanish, ₡468.29 in English (rates carry two decimals). */
+  function money(value, lang) {
+    var parts = Math.abs(value).toFixed(2).split('.');
+    // Spanish groups thousands with a (non-breaking) space, English with a comma.
+    var whole = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, lang === 'es' ? '\u00a0' : ',');
+    return (value < 0 ? '-' : '') + '\u20a1' + whole + (lang === 'es' ? ',' : '.') + parts[1];
+  }
+
+  /** 2025-01-15 → "15 de enero de 2025" / "January 15, 2025" (a calendar day, no time zone). */
+  function date(iso, lang) {
+    var m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+    if (!m) return iso;
+    var day = Number(m[3]);
+    var month = MONTHS[lang === 'es' ? 'es' : 'en'][Number(m[2]) - 1];
+    return lang === 'es' ? day + ' de ' + month + ' de ' + m[1] : month + ' ' + day + ', ' + m[1];
+  }
+
+  return { money: money, date: date };
+});

@@ -1,0 +1,62 @@
+/** The frame of the site's own pages (not the widgets): head, header with language switch, footer. */
+import { html, type Fragment, type SafeHtml } from '../html';
+import { LANGS, TEXTS, type Lang } from '../i18n';
+
+export interface LayoutView {
+  lang: Lang;
+  title: string;
+  description?: string;
+  assets: { css: string; script?: string };
+  /** The path of this page in the other language, when there is one. */
+  otherLangPath?: string;
+  /** Show the section links (the landing page only). */
+  nav?: boolean;
+  main: Fragment;
+}
+
+export function layout(view: LayoutView): SafeHtml {
+  const t = TEXTS[view.lang].site;
+  const other = LANGS.find((l) => l !== view.lang) ?? view.lang;
+  return html`<!doctype html>
+<html lang="${view.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${view.title}</title>
+${view.description ? html`<meta name="description" content="${view.description}">` : ''}
+${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
+<link rel="stylesheet" href="${view.assets.css}">
+${view.assets.script ? html`<script defer src="${view.assets.script}"></script>` : ''}
+</head>
+<body>
+<a class="skip" href="#content">${t.skip}</a>
+<header class="top">
+  <div class="wrap top__inner">
+    <a class="brand" href="/${view.lang}">crc-rates</a>
+    ${
+      view.nav
+        ? html`<nav aria-label="crc-rates">
+      <ul class="nav">
+        <li><a href="#rate">${t.nav.rate}</a></li>
+        <li><a href="#widgets">${t.nav.widgets}</a></li>
+        <li><a href="#pricing">${t.nav.pricing}</a></li>
+        <li><a href="#api">${t.nav.api}</a></li>
+        <li><a href="#request">${t.nav.request}</a></li>
+      </ul>
+    </nav>`
+        : ''
+    }
+    ${view.otherLangPath ? html`<a class="lang" href="${view.otherLangPath}" hreflang="${other}" lang="${other}">${t.otherLang}</a>` : ''}
+  </div>
+</header>
+<main id="content" tabindex="-1">
+${view.main}
+</main>
+<footer class="bottom">
+  <div class="wrap"><p>${t.footer}</p></div>
+</footer>
+</body>
+</html>
+`;
+}

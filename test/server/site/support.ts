@@ -1,0 +1,125 @@
+/**
+ * Shared pieces of the site's browser tests: headless Chromium through playwright-core, a second
+ * tiny server on another origin (localhost instead of 127.0.0.1: another site, as a real embedder
+ * is) whose pages frame a widget, WCAG contrast from computed styles, and a folder for screenshots.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface EmbedHost {
+  /** The address of a page on the other origin that frames `src` at `width`×`height`. */
+  pageFor(src: string, width: number, height: number): string;
+  close(): Promise<void>;
+}
+
+/** Another origin that embeds widgets the way the landing page's snippet tells people to. */
+export async function startEmbedHost(): Promise<EmbedHost> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const src = url.searchParams.get('src') ?? '';
+    const width = Number(url.searchParams.get('width'));
+    const height = Number(url.searchParams.get('height'));
+    const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Someone else's page</title>
+<style>body{margin:24px;background:#e9e3d5;font-family:sans-serif}</style></head>
+<body><p>A page on another site</p>
+<iframe id="widget" src="${attr(src)}" width="${width}" height="${height}" title="USD/CRC" style="border:0"></iframe></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    pageFor: (src, width, height) => `http://localhost:${port}/?${new URLSearchParams({ src, width: String(width), height: String(height) })}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The frame of the page's first iframe, once its document has loaded. */
+export async function widgetFrame(page: Page): Promise<Frame> {
+  const element = await page.waitForSelector('iframe');
+  const frame = await element.contentFrame();
+  if (!frame) throw new Error('the iframe has no frame');
+  await frame.waitForSelector('[data-widget]');
+  return frame;
+}
+
+/** Fails a test on any Content-Security-Policy refusal the page or its frames report. */
+export function collectCspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+type Rgba = [number, number, number, number];
+
+export function parseColor(css: string): Rgba {
+  const m = /rgba?\(([^)]+)\)/.exec(css);
+  if (!m) throw new Error(`not an rgb() colour: ${css}`);
+  const parts = (m[1] ?? '').split(/[\s,/]+/).filter(Boolean).map(Number);
+  return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
+}
+
+/** WCAG 2 contrast ratio of two opaque sRGB colours. */
+export function contrastRatio(a: Rgba, b: Rgba): number {
+  const luminance = ([r, g, b]: Rgba) => {
+    const channel = (c: number) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * For each element matching `selector` in `frame`: its text, its colour and the colour of the
+ * first opaque background among itself and its ancestors.
+ */
+export function textColors(frame: Frame, selector: string): Promise<Array<{ text: string; color: string; background: string }>> {
+  return frame.$$eval(selector, (elements) =>
+    elements.map((element) => {
+      let node: Element | null = element;
+      let background = 'rgb(255, 255, 255)';
+      while (node) {
+        const bg = getComputedStyle(node).backgroundColor;
+        if (bg && bg !== 'transparent' && !/rgba\([^)]*,\s*0\)$/.test(bg)) {
+          background = bg;
+          break;
+        }
+        node = node.parentElement;
+      }
+      return { text: (element.textContent ?? '').trim(), color: getComputedStyle(element).color, background };
+    }),
+  );
+}
+
+/** A fresh folder under the system's temporary directory (never in the repository). */
+export function screenshotDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'crc-rates-widgets-'));
+}
+
+/** Polls `check` until it returns true or `ms` pass; the last value is returned either way. */
+export async function waitUntil(check: () => Promise<boolean>, ms: number, every = 100): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+}
