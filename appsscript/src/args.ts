@@ -1,0 +1,75 @@
+/**
+ * Arguments as Sheets passes them: an omitted argument is `undefined`, an empty cell is `""`, a
+ * range is a 2-D array, text may carry stray spaces and any case. Each reader returns the clean
+ * value or throws an `ArgumentError` whose message is already in the sheet's language.
+ */
+import type { Currency, RateSide } from '../../shared/currencies';
+import { isBlank } from './dates';
+import type { Messages } from './messages';
+
+/** A problem with what the user typed: the whole call fails with this message. */
+export class ArgumentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArgumentError';
+  }
+}
+
+const SIDES: Record<string, RateSide> = { buy: 'buy', sell: 'sell', compra: 'buy', venta: 'sell' };
+const CURRENCY_NAMES: Record<string, Currency> = { USD: 'USD', CRC: 'CRC', $: 'USD', '₡': 'CRC' };
+
+/** A range where one value is expected: a 1×1 range is that value, anything larger is refused. */
+export function single(value: unknown, name: string, t: Messages): unknown {
+  if (!Array.isArray(value)) return value;
+  const flat = (value as unknown[]).flat();
+  if (flat.length === 1) return flat[0];
+  throw new ArgumentError(t.oneCell(name));
+}
+
+/** `type`: `buy`/`sell` (or `compra`/`venta`), any case; blank → `sell`, the usual quote. */
+export function readSide(value: unknown, t: Messages): RateSide {
+  const v = single(value, 'type', t);
+  if (isBlank(v)) return 'sell';
+  const side = SIDES[String(v).trim().toLowerCase()];
+  if (!side) throw new ArgumentError(t.badSide(String(v)));
+  return side;
+}
+
+/** `operation` of EXCHANGEBEST: the same words as `type`, but required. */
+export function readOperation(value: unknown, t: Messages): RateSide {
+  const v = single(value, 'operation', t);
+  const side = isBlank(v) ? undefined : SIDES[String(v).trim().toLowerCase()];
+  if (!side) throw new ArgumentError(t.badOperation(isBlank(v) ? '' : String(v)));
+  return side;
+}
+
+export function readCurrency(value: unknown, name: 'from' | 'to', t: Messages): Currency {
+  const v = single(value, name, t);
+  const currency = CURRENCY_NAMES[String(v ?? '').trim().toUpperCase()];
+  if (!currency) throw new ArgumentError(t.badCurrency(name, isBlank(v) ? '' : String(v)));
+  return currency;
+}
+
+/** A whole number of days in [min, max]; blank → `fallback`. */
+export function readDays(value: unknown, limits: { min: number; max: number; fallback: number }, t: Messages): number {
+  const v = single(value, 'days', t);
+  if (isBlank(v)) return limits.fallback;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isInteger(n) || n < limits.min || n > limits.max) throw new ArgumentError(t.badDays(limits.min, limits.max, String(v)));
+  return n;
+}
+
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export type AmountCell = { kind: 'blank' } | { kind: 'amount'; amount: number } | { kind: 'invalid' };
+
+/** One cell of `amount`: a number, or text that is a plain decimal number ("100", "0.5"). */
+export function readAmountCell(value: unknown): AmountCell {
+  if (isBlank(value)) return { kind: 'blank' };
+  if (typeof value === 'number') return Number.isFinite(value) ? { kind: 'amount', amount: value } : { kind: 'invalid' };
+  if (typeof value === 'string' && NUMBER_TEXT.test(value.trim())) {
+    const amount = Number(value.trim());
+    if (Number.isFinite(amount)) return { kind: 'amount', amount };
+  }
+  return { kind: 'invalid' };
+}

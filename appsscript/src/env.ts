@@ -1,0 +1,85 @@
+/// <reference types="google-apps-script" />
+/**
+ * The Apps Script side of an `Env`: document properties, the document cache, the spreadsheet's
+ * locale and zone, and UrlFetchApp. Custom functions run without the user's authorisation, so
+ * only services open to them are touched here: PropertiesService (document), CacheService,
+ * read-only SpreadsheetApp, Utilities and UrlFetchApp (DESIGN.md §4).
+ */
+import { TIME_ZONE } from '../../shared/limits';
+import { ApiError, originOf, type HttpAnswer } from './api';
+import { createStore } from './cache';
+import { PROPERTY } from './config';
+import { memoFormat } from './dates';
+import { localeOf, messages, type Locale, type Messages } from './messages';
+import type { Env } from './service';
+import { effectiveBaseUrl, normalizeBaseUrl, type StoredSettings } from './settings';
+
+export interface Sheet {
+  locale: Locale;
+  t: Messages;
+  timeZone: string;
+}
+
+/** The spreadsheet's language and zone (Costa Rica's when there is no active spreadsheet). */
+export function sheet(): Sheet {
+  const active = SpreadsheetApp.getActive();
+  const locale = localeOf(active ? active.getSpreadsheetLocale() : null);
+  return { locale, t: messages(locale), timeZone: (active && active.getSpreadsheetTimeZone()) || TIME_ZONE };
+}
+
+export function readSettings(): StoredSettings {
+  const props = PropertiesService.getDocumentProperties().getProperties();
+  const apiKey = (props[PROPERTY.apiKey] ?? '').trim();
+  const baseUrl = (props[PROPERTY.baseUrl] ?? '').trim();
+  return { apiKey: apiKey || null, baseUrl: baseUrl || null };
+}
+
+export function writeSettings(settings: StoredSettings): void {
+  const props = PropertiesService.getDocumentProperties();
+  if (settings.apiKey) props.setProperty(PROPERTY.apiKey, settings.apiKey);
+  else props.deleteProperty(PROPERTY.apiKey);
+  if (settings.baseUrl) props.setProperty(PROPERTY.baseUrl, settings.baseUrl);
+  else props.deleteProperty(PROPERTY.baseUrl);
+}
+
+function cleanException(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/^(?:Exception|Error):\s*/, '');
+}
+
+/** GETs with the key, all at once; a request that cannot be made at all is an ApiError. */
+export function fetchAll(urls: readonly string[], apiKey: string, baseUrl: string, t: Messages): HttpAnswer[] {
+  const params = {
+    method: 'get' as const,
+    headers: { 'x-api-key': apiKey, accept: 'application/json' },
+    muteHttpExceptions: true,
+    // A redirect could carry the key to another host: the API never redirects.
+    followRedirects: false,
+  };
+  let responses: GoogleAppsScript.URL_Fetch.HTTPResponse[];
+  try {
+    responses = urls.length === 1 ? [UrlFetchApp.fetch(urls[0]!, params)] : UrlFetchApp.fetchAll(urls.map((url) => ({ url, ...params })));
+  } catch (error) {
+    throw new ApiError(t.unreachable(originOf(baseUrl), cleanException(error)), 0, 'UNREACHABLE');
+  }
+  return responses.map((r) => ({ status: r.getResponseCode(), headers: r.getHeaders() as Record<string, unknown>, body: r.getContentText() }));
+}
+
+export function gasEnv(): Env {
+  const { locale, t, timeZone } = sheet();
+  const stored = readSettings();
+  const baseUrl = effectiveBaseUrl(normalizeBaseUrl(stored.baseUrl, t));
+  const apiKey = stored.apiKey;
+  const format = memoFormat((date, pattern) => Utilities.formatDate(date, timeZone, pattern));
+  return {
+    locale,
+    t,
+    format,
+    today: Utilities.formatDate(new Date(), TIME_ZONE, 'yyyy-MM-dd'),
+    baseUrl,
+    apiKey,
+    store: createStore(CacheService.getDocumentCache(), () => Date.now()),
+    fetch: (urls) => fetchAll(urls, apiKey ?? '', baseUrl, t),
+    now: () => Date.now(),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The custom functions. Each is a thin call into `service.ts` with an Env built from the Apps
+ * Script services. The JSDoc blocks are what Sheets shows as help while typing a formula: the
+ * build copies them onto the top-level stubs it generates (esbuild drops comments), so keep
+ * them here, with `@customfunction`, one `@param` per parameter and an example in each.
+ */
+import { gasEnv } from './env';
+import { exchangeAnalytics, exchangeBest, exchangeConvert, exchangeHistory, exchangeRate } from './service';
+
+/**
+ * The official USD/CRC exchange rate of the Banco Central de Costa Rica: colones (CRC) for 1 US dollar (USD).
+ *
+ * @param {Date|string} date Optional. The day: a date cell, "YYYY-MM-DD" text, or a whole range of them (answered with one request, in the same shape). Leave it empty for the latest rate. Examples: A2, A2:A366, "2025-01-15".
+ * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Example: "buy".
+ * @return {number} CRC per 1 USD, or one rate per cell of the range.
+ * @customfunction
+ */
+export function EXCHANGERATE(date?: unknown, type?: unknown) {
+  return exchangeRate(gasEnv(), date, type);
+}
+
+/**
+ * Converts an amount between US dollars and colones at the official rate, rounded to 2 decimals.
+ *
+ * @param {number} amount The amount, or a range of amounts (one rate lookup for all of them). Examples: 100, B2:B50.
+ * @param {string} from The currency of the amount: "USD" or "CRC". Example: "USD".
+ * @param {string} to The currency wanted: "USD" or "CRC". Example: "CRC".
+ * @param {string} type Optional. Which official rate: "sell" (default) or "buy". Example: "buy".
+ * @param {Date|string} date Optional. The day whose rate applies; the latest when empty. Example: "2025-01-15".
+ * @return {number} The converted amount, or one per cell of the range.
+ * @customfunction
+ */
+export function EXCHANGECONVERT(amount?: unknown, from?: unknown, to?: unknown, type?: unknown, date?: unknown) {
+  return exchangeConvert(gasEnv(), amount, from, to, type, date);
+}
+
+/**
+ * The official buy and sell rates of the last days, as a table with a header row: Date, Buy, Sell.
+ *
+ * @param {number} days Optional. How many calendar days, ending at the latest rate: 1 to 365 (default 30). Example: 90.
+ * @return {Array<Array<Date|number|string>>} One row per day, oldest first.
+ * @customfunction
+ */
+export function EXCHANGEHISTORY(days?: unknown) {
+  return exchangeHistory(gasEnv(), days);
+}
+
+/**
+ * Where to buy or sell dollars today: the banks' and exchange houses' window rates, best first.
+ *
+ * @param {string} operation "sell" ranks who sells you dollars for the fewest colones; "buy" ranks who pays the most colones for your dollars. Example: "sell".
+ * @return {Array<Array<number|string>>} Rank, Institution, Type, Buy, Sell, and the difference from the official rate.
+ * @customfunction
+ */
+export function EXCHANGEBEST(operation?: unknown) {
+  return exchangeBest(gasEnv(), operation);
+}
+
+/**
+ * Statistics of the official rate over the last days: average, extremes, change, volatility and trend, for buy and sell.
+ *
+ * @param {number} days Optional. How many calendar days, ending at the latest rate: 1 to 20000 (default 30). Example: 365.
+ * @return {Array<Array<Date|number|string>>} A two-column table: metric and value.
+ * @customfunction
+ */
+export function EXCHANGEANALYTICS(days?: unknown) {
+  return exchangeAnalytics(gasEnv(), days);
+}

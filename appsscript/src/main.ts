@@ -1,0 +1,9 @@
+/**
+ * Everything Apps Script must see as a top-level function. The build bundles this module as
+ * `var CrcRates = (() => { … })()` and appends one stub per export
+ * (`function EXCHANGERATE(date, type) { return CrcRates.EXCHANGERATE(date, type); }`), with the
+ * JSDoc of the source, because Apps Script only sees top-level function declarations.
+ */
+export { EXCHANGERATE, EXCHANGECONVERT, EXCHANGEHISTORY, EXCHANGEBEST, EXCHANGEANALYTICS } from './functions';
+export { onOpen, onInstall, showSettings } from './menu';
+export { getSettings, saveSettings, testConnection, removeKey } from './rpc';

@@ -1,0 +1,212 @@
+/**
+ * Every text the add-on shows, in English and Spanish. The spreadsheet's locale picks the
+ * language (`es`, `es_CR`, `es_419` … → Spanish; anything else → English). Whole-call errors say
+ * what to do next; cell messages are short, because they sit in a cell next to the data.
+ */
+
+export type Locale = 'es' | 'en';
+
+export function localeOf(spreadsheetLocale: string | null | undefined): Locale {
+  return /^es(?:[_-]|$)/i.test(String(spreadsheetLocale ?? '').trim()) ? 'es' : 'en';
+}
+
+const en = {
+  // Where the settings live, as the Sheets menu names it.
+  settingsPath: 'Extensions → CRC Rates → Settings',
+  menuSettings: 'Settings',
+
+  // Whole-call errors (thrown: the cell shows #ERROR! and this text).
+  noKey: () => `Set your API key: ${en.settingsPath}`,
+  keyRejected: () => `Your API key was rejected: check it in ${en.settingsPath}`,
+  keyRevoked: () => `Your API key has been revoked: paste a new one in ${en.settingsPath}`,
+  quotaExceeded: (resetsOn: string) => `Monthly quota used up: resets on ${resetsOn}`,
+  rateLimited: (seconds: number) => `Too many requests: try again in ${seconds} s`,
+  badRequest: (detail: string) => `The API refused the request: ${detail}`,
+  notFound: (detail: string) => `No data: ${detail}`,
+  unavailable: (status: number) => `The CRC Rates API is unavailable (HTTP ${status}): try again later`,
+  unreachable: (origin: string, detail: string) => `Could not reach the CRC Rates API at ${origin}: ${detail}`,
+  unexpectedAnswer: (origin: string, status: number) =>
+    `Unexpected answer from ${origin} (HTTP ${status}): check the API address in ${en.settingsPath}`,
+  badSide: (got: string) => `type must be "buy" or "sell" (got "${got}")`,
+  badOperation: (got: string) => `operation must be "buy" or "sell" (got "${got}")`,
+  badCurrency: (name: string, got: string) => `${name} must be "USD" or "CRC" (got "${got}")`,
+  missingAmount: () => 'amount is required: a number or a range of numbers',
+  badDays: (min: number, max: number, got: string) => `days must be a whole number from ${min} to ${max} (got "${got}")`,
+  oneCell: (name: string) => `${name} must be a single value, not a range`,
+  dateNoRate: (date: string) => `No rate for ${date}`,
+  dateInvalid: (got: string) => `date must be a date cell or YYYY-MM-DD text (got "${got}")`,
+
+  // Short texts written into one cell of a range.
+  cellBadDate: 'Not a date',
+  cellNoRate: 'No rate',
+  cellBadAmount: 'Not a number',
+
+  // Table headers.
+  historyHeader: ['Date', 'Buy', 'Sell'],
+  bestHeader: ['Rank', 'Institution', 'Type', 'Buy', 'Sell', 'vs official'],
+  analyticsHeader: ['Metric', 'Value'],
+  institutionTypes: {
+    public_bank: 'Public bank',
+    private_bank: 'Private bank',
+    financial: 'Financial company',
+    cooperative: 'Cooperative',
+    mutual: 'Mutual',
+    exchange_house: 'Exchange house',
+    brokerage: 'Brokerage',
+  } as Record<string, string>,
+  analytics: {
+    from: 'From',
+    to: 'To',
+    count: 'Days with a rate',
+    buy: 'Buy',
+    sell: 'Sell',
+    average: 'average',
+    min: 'minimum',
+    minDate: 'minimum on',
+    max: 'maximum',
+    maxDate: 'maximum on',
+    first: 'first',
+    last: 'last',
+    change: 'change',
+    changePercent: 'change %',
+    volatility: 'volatility %',
+    trend: 'trend',
+    slopePerDay: 'slope per day',
+  },
+  trends: { up: 'up', down: 'down', stable: 'stable' } as Record<string, string>,
+
+  // Settings (sidebar and its server functions).
+  sidebar: {
+    title: 'CRC Rates',
+    intro: 'Official USD/CRC exchange rate of the Banco Central de Costa Rica in your sheet.',
+    keyLabel: 'API key',
+    keyPlaceholder: 'crc_live_…',
+    keySaved: (masked: string) => `Key saved: ${masked}`,
+    noKeySaved: 'No key saved yet: paste yours below.',
+    advanced: 'Advanced',
+    baseUrlLabel: 'API address',
+    baseUrlHint: 'Leave it empty for the public service. Self-hosted: https://your-server/api/v1',
+    test: 'Test connection',
+    save: 'Save',
+    remove: 'Remove key',
+    working: 'Working…',
+    saved: 'Settings saved.',
+    removed: 'Key removed.',
+    connected: 'Connected.',
+    plan: 'Plan',
+    used: 'Used this month',
+    remaining: 'Remaining',
+    resets: 'Resets on',
+    perMinute: 'Requests per minute',
+    networkError: 'Lost contact with Google Sheets: check your connection and try again.',
+    usage: 'Functions: =EXCHANGERATE(), =EXCHANGECONVERT(100, "USD", "CRC"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30).',
+  },
+  badKeyFormat: 'That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.',
+  badBaseUrl: (got: string) => `The API address must start with https:// (or http://) and name a server (got "${got}")`,
+  keyNeededForNewAddress: 'Paste the key again to use it with a new API address.',
+};
+
+export type Messages = typeof en;
+
+const es: Messages = {
+  settingsPath: 'Extensiones → CRC Rates → Configuración',
+  menuSettings: 'Configuración',
+
+  noKey: () => `Configure su clave de API: ${es.settingsPath}`,
+  keyRejected: () => `La API rechazó su clave: revísela en ${es.settingsPath}`,
+  keyRevoked: () => `Su clave de API fue revocada: pegue una nueva en ${es.settingsPath}`,
+  quotaExceeded: (resetsOn: string) => `Cuota mensual agotada: se renueva el ${resetsOn}`,
+  rateLimited: (seconds: number) => `Demasiadas solicitudes: intente de nuevo en ${seconds} s`,
+  badRequest: (detail: string) => `La API rechazó la solicitud: ${detail}`,
+  notFound: (detail: string) => `Sin datos: ${detail}`,
+  unavailable: (status: number) => `La API de CRC Rates no está disponible (HTTP ${status}): intente más tarde`,
+  unreachable: (origin: string, detail: string) => `No se pudo conectar con la API de CRC Rates en ${origin}: ${detail}`,
+  unexpectedAnswer: (origin: string, status: number) =>
+    `Respuesta inesperada de ${origin} (HTTP ${status}): revise la dirección de la API en ${es.settingsPath}`,
+  badSide: (got: string) => `tipo debe ser "compra" o "venta" (se recibió "${got}")`,
+  badOperation: (got: string) => `operación debe ser "compra" o "venta" (se recibió "${got}")`,
+  badCurrency: (name: string, got: string) => `${name} debe ser "USD" o "CRC" (se recibió "${got}")`,
+  missingAmount: () => 'falta el monto: un número o un rango de números',
+  badDays: (min: number, max: number, got: string) => `días debe ser un número entero de ${min} a ${max} (se recibió "${got}")`,
+  oneCell: (name: string) => `${name} debe ser un solo valor, no un rango`,
+  dateNoRate: (date: string) => `No hay tipo de cambio para ${date}`,
+  dateInvalid: (got: string) => `la fecha debe ser una celda de fecha o texto AAAA-MM-DD (se recibió "${got}")`,
+
+  cellBadDate: 'Fecha inválida',
+  cellNoRate: 'Sin tipo de cambio',
+  cellBadAmount: 'No es un número',
+
+  historyHeader: ['Fecha', 'Compra', 'Venta'],
+  bestHeader: ['Posición', 'Entidad', 'Tipo', 'Compra', 'Venta', 'vs. oficial'],
+  analyticsHeader: ['Indicador', 'Valor'],
+  institutionTypes: {
+    public_bank: 'Banco público',
+    private_bank: 'Banco privado',
+    financial: 'Financiera',
+    cooperative: 'Cooperativa',
+    mutual: 'Mutual',
+    exchange_house: 'Casa de cambio',
+    brokerage: 'Puesto de bolsa',
+  },
+  analytics: {
+    from: 'Desde',
+    to: 'Hasta',
+    count: 'Días con tipo de cambio',
+    buy: 'Compra',
+    sell: 'Venta',
+    average: 'promedio',
+    min: 'mínimo',
+    minDate: 'fecha del mínimo',
+    max: 'máximo',
+    maxDate: 'fecha del máximo',
+    first: 'primero',
+    last: 'último',
+    change: 'variación',
+    changePercent: 'variación %',
+    volatility: 'volatilidad %',
+    trend: 'tendencia',
+    slopePerDay: 'pendiente por día',
+  },
+  trends: { up: 'al alza', down: 'a la baja', stable: 'estable' },
+
+  sidebar: {
+    title: 'CRC Rates',
+    intro: 'El tipo de cambio oficial USD/CRC del Banco Central de Costa Rica en su hoja.',
+    keyLabel: 'Clave de API',
+    keyPlaceholder: 'crc_live_…',
+    keySaved: (masked: string) => `Clave guardada: ${masked}`,
+    noKeySaved: 'Aún no hay clave: pegue la suya abajo.',
+    advanced: 'Avanzado',
+    baseUrlLabel: 'Dirección de la API',
+    baseUrlHint: 'Déjela vacía para el servicio público. Servidor propio: https://su-servidor/api/v1',
+    test: 'Probar conexión',
+    save: 'Guardar',
+    remove: 'Eliminar clave',
+    working: 'Procesando…',
+    saved: 'Configuración guardada.',
+    removed: 'Clave eliminada.',
+    connected: 'Conectado.',
+    plan: 'Plan',
+    used: 'Usadas este mes',
+    remaining: 'Disponibles',
+    resets: 'Se renueva el',
+    perMinute: 'Solicitudes por minuto',
+    networkError: 'Se perdió el contacto con Google Sheets: revise su conexión e intente de nuevo.',
+    usage: 'Funciones: =EXCHANGERATE(), =EXCHANGECONVERT(100; "USD"; "CRC"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30).',
+  },
+  badKeyFormat: 'Eso no parece una clave de CRC Rates: empieza con crc_live_ y no lleva espacios.',
+  badBaseUrl: (got: string) => `La dirección de la API debe empezar con https:// (o http://) y nombrar un servidor (se recibió "${got}")`,
+  keyNeededForNewAddress: 'Pegue la clave de nuevo para usarla con una dirección de API nueva.',
+};
+
+const CATALOG: Record<Locale, Messages> = { en, es };
+
+export function messages(locale: Locale): Messages {
+  return CATALOG[locale];
+}
+
+/** "2026-12-01T00:00:00.000Z" → "2026-12-01 00:00 UTC" (the quota resets at 00:00 UTC). */
+export function formatReset(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]} UTC` : iso;
+}

@@ -1,0 +1,121 @@
+/**
+ * The official series as the add-on keeps it: cached by month, fetched by span. A column of
+ * dates asks for many days; they are looked up in month buckets (one cache read for all of them),
+ * and the days no bucket knows are fetched with as few `/exchange-rate/range` requests as the
+ * API's span limit allows (to − from ≤ 366 days), each widened to whole months when the limit
+ * leaves room, so that the next call finds whole months in the cache.
+ */
+import { addDays, daysBetween } from '../../shared/dates';
+import { LIMITS } from '../../shared/limits';
+import { CACHE_TTL } from './config';
+import { monthBounds } from './dates';
+
+export interface Quote {
+  buy: number;
+  sell: number;
+}
+
+/**
+ * The rates of one month as cached: days `f` to `t` (day of month, inclusive) are known, and `r`
+ * holds `[buy, sell]` by two-digit day for those that have a rate.
+ */
+export interface MonthBucket {
+  f: number;
+  t: number;
+  r: Record<string, [number, number]>;
+}
+
+export interface Span {
+  from: string;
+  to: string;
+}
+
+export interface RateRecord {
+  date: string;
+  buy: number;
+  sell: number;
+}
+
+export const monthOf = (date: string): string => date.slice(0, 7);
+const dayOf = (date: string): number => Number(date.slice(8, 10));
+const dd = (day: number): string => String(day).padStart(2, '0');
+
+function isBucket(value: unknown): value is MonthBucket {
+  const b = value as MonthBucket | null;
+  return !!b && typeof b === 'object' && typeof b.f === 'number' && typeof b.t === 'number' && !!b.r && typeof b.r === 'object';
+}
+
+/** What a bucket says of `date`: its quote, `null` when the day is known to have none, `undefined` when unknown. */
+export function lookup(bucket: unknown, date: string): Quote | null | undefined {
+  if (!isBucket(bucket)) return undefined;
+  const day = dayOf(date);
+  if (day < bucket.f || day > bucket.t) return undefined;
+  const pair = bucket.r[dd(day)];
+  return pair ? { buy: pair[0], sell: pair[1] } : null;
+}
+
+/**
+ * Spans that cover every missing date with the fewest requests: greedy from the earliest date,
+ * each at most `maxSpanDays` long, then stretched to the first and last day of its months while
+ * it stays within the limit.
+ */
+export function planSpans(missing: readonly string[], maxSpanDays: number = LIMITS.range.maxSpanDays): Span[] {
+  const dates = [...new Set(missing)].sort();
+  const spans: Span[] = [];
+  for (let i = 0; i < dates.length; ) {
+    const start = dates[i]!;
+    let j = i;
+    while (j + 1 < dates.length && daysBetween(start, dates[j + 1]!) <= maxSpanDays) j++;
+    let from = start;
+    let to = dates[j]!;
+    const first = monthBounds(monthOf(from)).first;
+    if (daysBetween(first, to) <= maxSpanDays) from = first;
+    const last = monthBounds(monthOf(to)).last;
+    if (daysBetween(from, last) <= maxSpanDays) to = last;
+    spans.push({ from, to });
+    i = j + 1;
+  }
+  return spans;
+}
+
+/** Every calendar day of a span. */
+export function daysOf(span: Span): string[] {
+  const out: string[] = [];
+  for (let d = span.from; d <= span.to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/**
+ * The month buckets a fetched span gives, merged with the cached bucket of the same month when
+ * the two known stretches touch or overlap (a disjoint old one is dropped: the new one was
+ * just needed).
+ */
+export function bucketsFromSpan(span: Span, records: readonly RateRecord[], cached: ReadonlyMap<string, unknown>): Map<string, MonthBucket> {
+  const out = new Map<string, MonthBucket>();
+  for (let month = monthOf(span.from); month <= monthOf(span.to); month = monthOf(addDays(monthBounds(month).last, 1))) {
+    const bounds = monthBounds(month);
+    const from = span.from > bounds.first ? span.from : bounds.first;
+    const to = span.to < bounds.last ? span.to : bounds.last;
+    out.set(month, { f: dayOf(from), t: dayOf(to), r: {} });
+  }
+  for (const record of records) {
+    const bucket = out.get(monthOf(record.date));
+    if (bucket && record.date >= span.from && record.date <= span.to) bucket.r[dd(dayOf(record.date))] = [record.buy, record.sell];
+  }
+  for (const [month, bucket] of out) {
+    const old = cached.get(month);
+    if (!isBucket(old) || old.t < bucket.f - 1 || old.f > bucket.t + 1) continue;
+    out.set(month, { f: Math.min(old.f, bucket.f), t: Math.max(old.t, bucket.t), r: { ...old.r, ...bucket.r } });
+  }
+  return out;
+}
+
+/**
+ * How long a bucket may be kept: a past stretch with a rate on every day is final (6 h, the most
+ * CacheService keeps anything); one that reaches today, or has holes, may still fill in.
+ */
+export function bucketTtl(month: string, bucket: MonthBucket, today: string): number {
+  const lastKnown = `${month}-${dd(bucket.t)}`;
+  const complete = Object.keys(bucket.r).length === bucket.t - bucket.f + 1;
+  return lastKnown < today && complete ? CACHE_TTL.final : CACHE_TTL.moving;
+}

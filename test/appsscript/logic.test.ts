@@ -1,0 +1,546 @@
+/**
+ * The add-on's pure modules, directly: argument reading, date cells in zones away from UTC,
+ * range shapes, cache keys and values, message texts, money rounding, span planning, settings
+ * rules and the reading of API answers.
+ */
+import vm from 'node:vm';
+import { ArgumentError, readAmountCell, readCurrency, readDays, readOperation, readSide, single } from '../../appsscript/src/args';
+import { ApiError, buildUrl, header, originOf, readAnswer } from '../../appsscript/src/api';
+import { cacheKey, createStore, hash53, keys, type CacheLike } from '../../appsscript/src/cache';
+import { DEFAULT_BASE_URL } from '../../appsscript/src/config';
+import { isBlank, isDate, memoFormat, midnightInZone, monthBounds, offsetMinutes, readDateCell, type ZoneFormat } from '../../appsscript/src/dates';
+import { formatReset, localeOf, messages } from '../../appsscript/src/messages';
+import { convertAmount, decimalOf, divide, multiply, parseDecimal, roundDecimal } from '../../appsscript/src/money';
+import { bucketsFromSpan, bucketTtl, daysOf, lookup, planSpans } from '../../appsscript/src/rates';
+import { maskKey, normalizeBaseUrl, resolveSettings, scriptJson, settingsView } from '../../appsscript/src/settings';
+import { answer, distinct, mapCells, toCells } from '../../appsscript/src/shape';
+import { analyticsTable, bestTable, historyTable } from '../../appsscript/src/tables';
+import { daysBetween } from '../../shared/dates';
+import { formatDate } from './support/gas';
+
+const en = messages('en');
+const es = messages('es');
+const inZone =
+  (tz: string): ZoneFormat =>
+  (date, pattern) =>
+    formatDate(date, tz, pattern);
+
+const thrown = (fn: () => unknown): Error => {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+};
+
+describe('arguments', () => {
+  test('type: sell by default, buy/sell/compra/venta in any case, anything else refused', () => {
+    expect(readSide(undefined, en)).toBe('sell');
+    expect(readSide('', en)).toBe('sell');
+    expect(readSide('  ', en)).toBe('sell');
+    expect(readSide(' BUY ', en)).toBe('buy');
+    expect(readSide('Compra', en)).toBe('buy');
+    expect(readSide('venta', es)).toBe('sell');
+    expect(readSide([['buy']], en)).toBe('buy');
+    expect(thrown(() => readSide('mid', en))).toEqual(new ArgumentError('type must be "buy" or "sell" (got "mid")'));
+    expect(thrown(() => readSide('mid', es)).message).toBe('tipo debe ser "compra" o "venta" (se recibió "mid")');
+    expect(thrown(() => readSide([['buy', 'sell']], en)).message).toBe('type must be a single value, not a range');
+  });
+
+  test('operation is required', () => {
+    expect(readOperation('SELL', en)).toBe('sell');
+    expect(readOperation('compra', es)).toBe('buy');
+    expect(thrown(() => readOperation(undefined, en)).message).toBe('operation must be "buy" or "sell" (got "")');
+  });
+
+  test('currencies', () => {
+    expect(readCurrency('usd', 'from', en)).toBe('USD');
+    expect(readCurrency(' crc ', 'to', en)).toBe('CRC');
+    expect(readCurrency('₡', 'to', en)).toBe('CRC');
+    expect(readCurrency('$', 'from', en)).toBe('USD');
+    expect(thrown(() => readCurrency('EUR', 'from', en)).message).toBe('from must be "USD" or "CRC" (got "EUR")');
+    expect(thrown(() => readCurrency(undefined, 'to', es)).message).toBe('to debe ser "USD" o "CRC" (se recibió "")');
+  });
+
+  test('days: whole numbers within the limits; blank is the default', () => {
+    const limits = { min: 1, max: 365, fallback: 30 };
+    expect(readDays(undefined, limits, en)).toBe(30);
+    expect(readDays('', limits, en)).toBe(30);
+    expect(readDays(7, limits, en)).toBe(7);
+    expect(readDays(' 90 ', limits, en)).toBe(90);
+    expect(readDays([[365]], limits, en)).toBe(365);
+    for (const bad of [0, 366, 7.5, '7.5', 'seven', true, -1]) {
+      expect(thrown(() => readDays(bad, limits, en)).message).toBe(`days must be a whole number from 1 to 365 (got "${String(bad)}")`);
+    }
+  });
+
+  test('single: a 1×1 range is its value', () => {
+    expect(single([[5]], 'days', en)).toBe(5);
+    expect(single(5, 'days', en)).toBe(5);
+    expect(() => single([[1], [2]], 'days', en)).toThrow('days must be a single value, not a range');
+  });
+
+  test('amount cells', () => {
+    expect(readAmountCell(12.5)).toEqual({ kind: 'amount', amount: 12.5 });
+    expect(readAmountCell(' 1e3 ')).toEqual({ kind: 'amount', amount: 1000 });
+    expect(readAmountCell('-0.5')).toEqual({ kind: 'amount', amount: -0.5 });
+    expect(readAmountCell('')).toEqual({ kind: 'blank' });
+    expect(readAmountCell(null)).toEqual({ kind: 'blank' });
+    for (const bad of ['abc', '1,000.00', '0x10', true, Number.NaN, Number.POSITIVE_INFINITY, new Date(), 'Infinity']) {
+      expect(readAmountCell(bad)).toEqual({ kind: 'invalid' });
+    }
+  });
+});
+
+describe('date cells', () => {
+  /** A date cell as Sheets sends it: midnight of `day` in the sheet's zone, at `offset` hours from UTC. */
+  const midnight = (day: string, offsetHours: number) => new Date(Date.parse(`${day}T00:00:00Z`) - offsetHours * 3_600_000);
+
+  test.each([
+    ['Asia/Tokyo', 9],
+    ['Europe/Madrid', 1],
+    ['Pacific/Kiritimati', 14],
+    ['America/Costa_Rica', -6],
+    ['Pacific/Pago_Pago', -11],
+  ])('midnight in %s is its own day, whatever toISOString says', (tz, offset) => {
+    const date = midnight('2025-01-15', offset);
+    expect(readDateCell(date, inZone(tz))).toEqual({ kind: 'date', date: '2025-01-15' });
+    // One second before midnight is still the day before, in that zone.
+    expect(readDateCell(new Date(date.getTime() - 1000), inZone(tz))).toEqual({ kind: 'date', date: '2025-01-14' });
+    if (offset > 0) expect(date.toISOString().slice(0, 10)).toBe('2025-01-14');
+  });
+
+  test('a Date from another realm (Sheets hands the script its own) is still a date', () => {
+    const foreign = vm.runInNewContext('new Date(Date.UTC(2025, 0, 15, 6))') as Date;
+    expect(foreign instanceof Date).toBe(false);
+    expect(isDate(foreign)).toBe(true);
+    expect(readDateCell(foreign, inZone('America/Costa_Rica'))).toEqual({ kind: 'date', date: '2025-01-15' });
+    expect(isDate(new Date('nope'))).toBe(false);
+  });
+
+  test('text, serial numbers, blanks and nonsense', () => {
+    const f = inZone('UTC');
+    expect(readDateCell('2025-01-15', f)).toEqual({ kind: 'date', date: '2025-01-15' });
+    expect(readDateCell(' 2024-02-29 ', f)).toEqual({ kind: 'date', date: '2024-02-29' });
+    expect(readDateCell(45672, f)).toEqual({ kind: 'date', date: '2025-01-15' });
+    expect(readDateCell(45672.75, f)).toEqual({ kind: 'date', date: '2025-01-15' });
+    expect(readDateCell(1, f)).toEqual({ kind: 'date', date: '1899-12-31' });
+    for (const blank of ['', '  ', undefined, null]) expect(readDateCell(blank, f)).toEqual({ kind: 'blank' });
+    for (const bad of ['2024-02-30', '15/01/2025', '2025-1-5', 'today', 0, -3, true, 3e6]) {
+      expect(readDateCell(bad, f)).toEqual({ kind: 'invalid', text: String(bad) });
+    }
+    expect(isBlank(0)).toBe(false);
+  });
+
+  test('the formatter is asked once per distinct instant', () => {
+    let asked = 0;
+    const f = memoFormat((d, p) => {
+      asked++;
+      return formatDate(d, 'Europe/Madrid', p);
+    });
+    const cells = Array.from({ length: 1000 }, (_, i) => new Date(Date.UTC(2025, 0, 1 + (i % 10), 23)));
+    cells.forEach((d) => f(d, 'yyyy-MM-dd'));
+    expect(asked).toBe(10);
+  });
+
+  test('dates written back are midnights of the sheet zone, daylight saving included', () => {
+    const madrid = inZone('Europe/Madrid');
+    expect(midnightInZone('2025-01-15', madrid).toISOString()).toBe('2025-01-14T23:00:00.000Z');
+    expect(midnightInZone('2025-07-15', madrid).toISOString()).toBe('2025-07-14T22:00:00.000Z');
+    // The day summer time starts (02:00 → 03:00): midnight is still +01:00.
+    expect(midnightInZone('2025-03-30', madrid).toISOString()).toBe('2025-03-29T23:00:00.000Z');
+    expect(midnightInZone('2025-01-15', inZone('America/Costa_Rica')).toISOString()).toBe('2025-01-15T06:00:00.000Z');
+    // Santiago skips midnight when summer time starts (00:00 → 01:00): the day starts at 01:00.
+    const santiago = inZone('America/Santiago');
+    expect(formatDate(midnightInZone('2024-09-08', santiago), 'America/Santiago', 'yyyy-MM-dd HH:mm')).toBe('2024-09-08 01:00');
+    expect(formatDate(midnightInZone('2024-09-09', santiago), 'America/Santiago', 'yyyy-MM-dd HH:mm')).toBe('2024-09-09 00:00');
+  });
+
+  test('zone offsets and month bounds', () => {
+    expect(offsetMinutes('-0600')).toBe(-360);
+    expect(offsetMinutes('+0530')).toBe(330);
+    expect(offsetMinutes('+05:45')).toBe(345);
+    expect(monthBounds('2024-02')).toEqual({ first: '2024-02-01', last: '2024-02-29' });
+    expect(monthBounds('2025-12')).toEqual({ first: '2025-12-01', last: '2025-12-31' });
+  });
+});
+
+describe('range shapes', () => {
+  test('a scalar is one cell and comes back as one value', () => {
+    const cells = toCells('2025-01-15');
+    expect(cells).toEqual({ rows: [['2025-01-15']], scalar: true });
+    expect(answer(cells, [[1]])).toBe(1);
+  });
+
+  test('a 2-D range keeps its shape', () => {
+    const rows = [
+      [1, ''],
+      [3, 4],
+      ['', ''],
+    ];
+    const cells = toCells(rows);
+    expect(cells.scalar).toBe(false);
+    const doubled = mapCells(cells.rows, (v) => (v === '' ? '' : (v as number) * 2));
+    expect(answer(cells, doubled)).toEqual([
+      [2, ''],
+      [6, 8],
+      ['', ''],
+    ]);
+    expect(distinct(rows, (v) => (v === '' ? null : v))).toEqual([1, 3, 4]);
+    expect(toCells([1, 2]).rows).toEqual([[1, 2]]);
+  });
+});
+
+describe('cache', () => {
+  test('keys name the API base and what was asked', () => {
+    const a = 'https://api.crc-rates.com/api/v1';
+    const b = 'https://rates.example.com/api/v1';
+    expect(keys.month(a, '2025-01')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01');
+    expect(keys.latest(a)).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest');
+    expect(keys.history(a, 30)).not.toBe(keys.history(a, 31));
+    expect(keys.history(a, 30)).not.toBe(keys.history(b, 30));
+    expect(keys.best(a, 'buy')).not.toBe(keys.best(a, 'sell'));
+    expect(keys.analytics(a, 30)).not.toBe(keys.history(a, 30));
+  });
+
+  test('a long base URL is hashed so every key fits in 250 characters', () => {
+    const long = `https://example.com/${'x'.repeat(400)}`;
+    const other = `https://example.com/${'x'.repeat(399)}y`;
+    expect(keys.month(long, '2025-01').length).toBeLessThanOrEqual(250);
+    expect(keys.month(long, '2025-01')).not.toBe(keys.month(other, '2025-01'));
+    expect(cacheKey(long, 'a')).toBe(cacheKey(long, 'a'));
+    expect(hash53('a')).not.toBe(hash53('b'));
+  });
+
+  function memoryCache() {
+    const data = new Map<string, string>();
+    const ops: string[] = [];
+    const cache: CacheLike = {
+      getAll(wanted) {
+        ops.push(`getAll:${wanted.length}`);
+        return Object.fromEntries(wanted.filter((k) => data.has(k)).map((k) => [k, data.get(k)!]));
+      },
+      putAll(values, ttl) {
+        ops.push(`putAll:${Object.keys(values).length}:${ttl}`);
+        for (const [k, v] of Object.entries(values)) data.set(k, v);
+      },
+    };
+    return { data, ops, cache };
+  }
+
+  test('values carry their own expiry; one getAll and one putAll whose lifetime is the longest', () => {
+    const { ops, cache } = memoryCache();
+    let now = 1_000_000;
+    const store = createStore(cache, () => now);
+    store.writeAll([
+      { key: 'past', value: { a: 1 }, ttl: 21_600 },
+      { key: 'today', value: [1, 2], ttl: 300 },
+    ]);
+    expect(ops).toEqual(['putAll:2:21600']);
+    expect(store.readAll(['past', 'today', 'none'])).toEqual(
+      new Map<string, unknown>([
+        ['past', { a: 1 }],
+        ['today', [1, 2]],
+      ]),
+    );
+    now += 301_000;
+    expect([...store.readAll(['past', 'today']).keys()]).toEqual(['past']);
+    expect(ops).toEqual(['putAll:2:21600', 'getAll:3', 'getAll:2']);
+  });
+
+  test('a broken or missing cache costs a fetch, never an error', () => {
+    const broken: CacheLike = {
+      getAll: () => {
+        throw new Error('Service invoked too many times');
+      },
+      putAll: () => {
+        throw new Error('Argument too large');
+      },
+    };
+    const store = createStore(broken, () => 0);
+    expect(store.readAll(['a']).size).toBe(0);
+    expect(() => store.writeAll([{ key: 'a', value: 1, ttl: 5 }])).not.toThrow();
+    const none = createStore(null, () => 0);
+    expect(none.readAll(['a']).size).toBe(0);
+    const { data, cache } = memoryCache();
+    data.set('bad', '{not json');
+    expect(createStore(cache, () => 0).readAll(['bad']).size).toBe(0);
+  });
+});
+
+describe('messages', () => {
+  test('the spreadsheet locale picks the language', () => {
+    for (const l of ['es', 'es_CR', 'es-419', 'ES_es', ' es_MX ']) expect(localeOf(l)).toBe('es');
+    for (const l of ['en_US', 'en', 'fr_FR', 'pt_BR', 'est', '', null, undefined]) expect(localeOf(l)).toBe('en');
+  });
+
+  test('whole-call errors tell what to do, in both languages', () => {
+    expect(en.noKey()).toBe('Set your API key: Extensions → CRC Rates → Settings');
+    expect(es.noKey()).toBe('Configure su clave de API: Extensiones → CRC Rates → Configuración');
+    expect(en.keyRejected()).toBe('Your API key was rejected: check it in Extensions → CRC Rates → Settings');
+    expect(es.keyRejected()).toBe('La API rechazó su clave: revísela en Extensiones → CRC Rates → Configuración');
+    expect(en.quotaExceeded('2026-12-01 00:00 UTC')).toBe('Monthly quota used up: resets on 2026-12-01 00:00 UTC');
+    expect(es.quotaExceeded('2026-12-01 00:00 UTC')).toBe('Cuota mensual agotada: se renueva el 2026-12-01 00:00 UTC');
+    expect(en.rateLimited(42)).toBe('Too many requests: try again in 42 s');
+    expect(es.rateLimited(42)).toBe('Demasiadas solicitudes: intente de nuevo en 42 s');
+    expect(formatReset('2026-12-01T00:00:00.000Z')).toBe('2026-12-01 00:00 UTC');
+  });
+
+  test('both catalogues have the same entries, and cell texts stay short', () => {
+    const shape = (o: object): string[] =>
+      Object.entries(o)
+        .flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? shape(v).map((s) => `${k}.${s}`) : [k]))
+        .sort();
+    expect(shape(es)).toEqual(shape(en));
+    expect(es.historyHeader).toHaveLength(3);
+    expect(es.bestHeader).toHaveLength(6);
+    for (const t of [en, es]) for (const text of [t.cellBadDate, t.cellNoRate, t.cellBadAmount]) expect(text.length).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('money', () => {
+  const usdToCrc = (amount: number, rate: number) => convertAmount(amount, 'USD', 'CRC', rate);
+
+  test("API.md's examples: 0.5 × 493.35 = 246.68 and 0.1 × 506.47 = 50.65", () => {
+    expect(usdToCrc(0.5, 493.35)).toBe(246.68);
+    expect(usdToCrc(0.1, 506.47)).toBe(50.65);
+  });
+
+  test('halves that binary floats miss round away from zero', () => {
+    // In floats 0.15 × 493.5 is 74.02499999999999, 0.075 × 493.4 is 37.004999999999995.
+    expect(usdToCrc(0.15, 493.5)).toBe(74.03);
+    expect(usdToCrc(0.075, 493.4)).toBe(37.01);
+    expect(usdToCrc(0.036, 493.75)).toBe(17.78);
+    expect(usdToCrc(-0.15, 493.5)).toBe(-74.03);
+    expect(convertAmount(1.005, 'USD', 'USD', 1)).toBe(1.01);
+    expect(convertAmount(8.345, 'CRC', 'CRC', 1)).toBe(8.35);
+    expect(convertAmount(-1.005, 'USD', 'USD', 1)).toBe(-1.01);
+  });
+
+  test('CRC→USD divides, exactly', () => {
+    expect(convertAmount(10_000, 'CRC', 'USD', 512.82)).toBe(19.5); // 19.49962…
+    expect(convertAmount(1, 'CRC', 'USD', 400)).toBe(0.0); // 0.0025 → 0.00
+    expect(convertAmount(2, 'CRC', 'USD', 400)).toBe(0.01); // 0.005 → 0.01
+    expect(convertAmount(-2, 'CRC', 'USD', 400)).toBe(-0.01);
+    expect(divide(decimalOf(1), decimalOf(3))).toBe('0.33');
+    expect(divide(decimalOf(2), decimalOf(3))).toBe('0.67');
+  });
+
+  test('large, tiny and exponent amounts, and no negative zero', () => {
+    expect(usdToCrc(1e12, 512.82)).toBe(512_820_000_000_000);
+    expect(usdToCrc(123_456_789.01, 512.82)).toBe(63_311_110_540.11); // …540.1082
+    expect(usdToCrc(1e-7, 512.82)).toBe(0);
+    expect(Object.is(usdToCrc(-1e-7, 512.82), -0)).toBe(false);
+    expect(multiply(parseDecimal('1.5e3')!, parseDecimal('2')!)).toBe('3000.00');
+  });
+
+  test('reading decimals', () => {
+    expect(parseDecimal('12')).toEqual({ int: BigInt(12), scale: 0 });
+    expect(parseDecimal('-0.50')).toEqual({ int: BigInt(-50), scale: 2 });
+    expect(parseDecimal('.5')).toEqual({ int: BigInt(5), scale: 1 });
+    expect(parseDecimal('5.')).toEqual({ int: BigInt(5), scale: 0 });
+    expect(parseDecimal('1.5E-2')).toEqual({ int: BigInt(15), scale: 3 });
+    expect(parseDecimal('2e3')).toEqual({ int: BigInt(2000), scale: 0 });
+    for (const bad of ['', '.', 'abc', '0x10', '1,5', '--1', 'e5']) expect(parseDecimal(bad)).toBeNull();
+    expect(decimalOf(0.1)).toEqual({ int: BigInt(1), scale: 1 });
+    expect(roundDecimal(decimalOf(2.675))).toBe('2.68'); // (2.675).toFixed(2) is "2.67"
+    expect(() => decimalOf(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('rates by month, fetched by span', () => {
+  test('one date: its whole month', () => {
+    expect(planSpans(['2025-01-15'])).toEqual([{ from: '2025-01-01', to: '2025-01-31' }]);
+  });
+
+  test('a year of dates from mid-month is one request (exact dates when whole months do not fit)', () => {
+    expect(planSpans(['2024-03-15', '2025-03-14', '2024-09-01'])).toEqual([{ from: '2024-03-15', to: '2025-03-14' }]);
+    expect(planSpans(['2024-03-15', '2025-03-16'])).toEqual([{ from: '2024-03-15', to: '2025-03-16' }]);
+    expect(planSpans(['2024-03-15', '2025-03-17'])).toEqual([
+      { from: '2024-03-01', to: '2024-03-31' },
+      { from: '2025-03-01', to: '2025-03-31' },
+    ]);
+  });
+
+  test('every span stays within 366 days and covers its dates', () => {
+    const dates = ['1990-05-05', '2023-01-01', '2023-06-15', '2023-12-31', '2024-01-01', '2024-06-30', '2025-01-31', '2025-02-01'];
+    const spans = planSpans(dates);
+    expect(spans).toEqual([
+      { from: '1990-05-01', to: '1990-05-31' },
+      { from: '2023-01-01', to: '2024-01-01' },
+      { from: '2024-06-01', to: '2025-02-28' },
+    ]);
+    for (const s of spans) expect(daysBetween(s.from, s.to)).toBeLessThanOrEqual(366);
+    for (const d of dates) expect(spans.some((s) => s.from <= d && d <= s.to)).toBe(true);
+    expect(planSpans([])).toEqual([]);
+  });
+
+  test('buckets: what is known, what is known to be missing, what is unknown', () => {
+    const span = { from: '2025-01-20', to: '2025-02-05' };
+    const records = daysOf({ from: '2025-01-20', to: '2025-01-31' }).map((date, i) => ({ date, buy: 500 + i, sell: 510 + i }));
+    const buckets = bucketsFromSpan(span, records, new Map());
+    expect([...buckets.keys()]).toEqual(['2025-01', '2025-02']);
+    expect(buckets.get('2025-01')).toMatchObject({ f: 20, t: 31 });
+    expect(buckets.get('2025-02')).toEqual({ f: 1, t: 5, r: {} });
+    expect(lookup(buckets.get('2025-01'), '2025-01-20')).toEqual({ buy: 500, sell: 510 });
+    expect(lookup(buckets.get('2025-02'), '2025-02-03')).toBeNull();
+    expect(lookup(buckets.get('2025-01'), '2025-01-19')).toBeUndefined();
+    expect(lookup(undefined, '2025-01-19')).toBeUndefined();
+    expect(lookup({ nonsense: true }, '2025-01-19')).toBeUndefined();
+  });
+
+  test('a fetched stretch merges with a cached one it touches', () => {
+    const old = { f: 1, t: 10, r: { '01': [1, 2] as [number, number] } };
+    const merged = bucketsFromSpan({ from: '2025-01-11', to: '2025-01-31' }, [{ date: '2025-01-11', buy: 3, sell: 4 }], new Map([['2025-01', old]]));
+    expect(merged.get('2025-01')).toEqual({ f: 1, t: 31, r: { '01': [1, 2], '11': [3, 4] } });
+    const apart = bucketsFromSpan({ from: '2025-01-20', to: '2025-01-31' }, [], new Map([['2025-01', old]]));
+    expect(apart.get('2025-01')).toEqual({ f: 20, t: 31, r: {} });
+  });
+
+  test('complete past months are kept 6 h; today, the future and holes only minutes', () => {
+    const full = bucketsFromSpan(
+      { from: '2025-01-01', to: '2025-01-31' },
+      daysOf({ from: '2025-01-01', to: '2025-01-31' }).map((date) => ({ date, buy: 1, sell: 2 })),
+      new Map(),
+    ).get('2025-01')!;
+    expect(bucketTtl('2025-01', full, '2025-02-01')).toBe(21_600);
+    expect(bucketTtl('2025-01', full, '2025-01-31')).toBe(300);
+    const holey = { ...full, r: { ...full.r } };
+    delete holey.r['15'];
+    expect(bucketTtl('2025-01', holey, '2026-01-01')).toBe(300);
+  });
+});
+
+describe('settings', () => {
+  const key = `crc_live_AbCd${'Q'.repeat(35)}wxyz`;
+
+  test('the key is shown masked', () => {
+    expect(maskKey(key)).toBe('crc_live_AbCd…wxyz');
+    expect(maskKey('short')).toBe('…hort');
+    expect(settingsView({ apiKey: key, baseUrl: null }, 'es')).toEqual({
+      locale: 'es',
+      hasKey: true,
+      maskedKey: 'crc_live_AbCd…wxyz',
+      baseUrl: '',
+      defaultBaseUrl: DEFAULT_BASE_URL,
+    });
+  });
+
+  test('API addresses', () => {
+    expect(normalizeBaseUrl('', en)).toBeNull();
+    expect(normalizeBaseUrl('  ', en)).toBeNull();
+    expect(normalizeBaseUrl('https://Rates.Example.com', en)).toBe('https://rates.example.com/api/v1');
+    expect(normalizeBaseUrl('https://rates.example.com/', en)).toBe('https://rates.example.com/api/v1');
+    expect(normalizeBaseUrl('https://rates.example.com/api/v1/', en)).toBe('https://rates.example.com/api/v1');
+    expect(normalizeBaseUrl('http://127.0.0.1:3000/api/v1', en)).toBe('http://127.0.0.1:3000/api/v1');
+    for (const bad of ['rates.example.com', 'ftp://x.com', 'https://user:pw@x.com/api/v1', 'https://x.com/api?x=1', 'javascript:alert(1)']) {
+      expect(() => normalizeBaseUrl(bad, en)).toThrow(ArgumentError);
+    }
+  });
+
+  test('a saved key only goes to the address it was saved with', () => {
+    const stored = { apiKey: key, baseUrl: 'https://rates.example.com/api/v1' };
+    expect(resolveSettings(stored, { key: '', baseUrl: 'https://rates.example.com/' }, en)).toEqual(stored);
+    expect(() => resolveSettings(stored, { baseUrl: 'https://evil.example.com' }, en)).toThrow('Paste the key again to use it with a new API address.');
+    expect(() => resolveSettings(stored, {}, es)).toThrow('Pegue la clave de nuevo para usarla con una dirección de API nueva.');
+    const other = `crc_live_${'Z'.repeat(43)}`;
+    expect(resolveSettings(stored, { key: ` ${other} `, baseUrl: '' }, en)).toEqual({ apiKey: other, baseUrl: null });
+    expect(resolveSettings({ apiKey: null, baseUrl: null }, { baseUrl: 'https://x.example.com' }, en)).toEqual({
+      apiKey: null,
+      baseUrl: 'https://x.example.com/api/v1',
+    });
+    expect(() => resolveSettings(stored, { key: 'crc_live_ short' }, en)).toThrow(en.badKeyFormat);
+  });
+
+  test('boot JSON cannot close its script element', () => {
+    const text = scriptJson({ a: '</script><script>alert(1)</script>', b: '\u2028&' });
+    expect(text).not.toMatch(/<|>|&|\u2028/);
+    expect(JSON.parse(text)).toEqual({ a: '</script><script>alert(1)</script>', b: '\u2028&' });
+  });
+});
+
+describe('API answers', () => {
+  const base = 'https://api.example.com/api/v1';
+  const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+    status,
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const fail = (status: number, error: string, message: string, headers?: Record<string, string>, t = en) =>
+    thrown(() => readAnswer(reply(status, { success: false, error, message }, headers), base, t, Date.parse('2026-11-22T12:00:00Z'))) as ApiError;
+
+  test('the data of a success', () => {
+    expect(readAnswer(reply(200, { success: true, data: [1, 2] }), base, en)).toEqual([1, 2]);
+  });
+
+  test('401: rejected or revoked', () => {
+    expect(fail(401, 'UNAUTHORIZED', 'The API key is not valid').message).toBe(en.keyRejected());
+    expect(fail(401, 'UNAUTHORIZED', 'The API key has been revoked', {}, es).message).toBe(es.keyRevoked());
+  });
+
+  test('429: the quota (from X-Quota-Reset, or Retry-After) and the rate limit', () => {
+    expect(fail(429, 'QUOTA_EXCEEDED', 'used up', { 'x-quota-reset': '2026-12-01T00:00:00.000Z', 'retry-after': '1' }).message).toBe(
+      'Monthly quota used up: resets on 2026-12-01 00:00 UTC',
+    );
+    expect(fail(429, 'QUOTA_EXCEEDED', 'used up', { 'Retry-After': '3600' }).message).toBe('Monthly quota used up: resets on 2026-11-22 13:00 UTC');
+    const limited = fail(429, 'RATE_LIMITED', 'slow down', { 'Retry-After': '17' });
+    expect(limited.message).toBe('Too many requests: try again in 17 s');
+    expect(limited).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+  });
+
+  test('400, 404, 5xx and answers that are not the envelope', () => {
+    expect(fail(400, 'BAD_REQUEST', 'Parameter "days" must be …').message).toBe('The API refused the request: Parameter "days" must be …');
+    expect(fail(404, 'NOT_FOUND', 'No exchange rate has been stored yet').message).toBe('No data: No exchange rate has been stored yet');
+    expect(fail(503, 'SERVICE_UNAVAILABLE', 'Database unreachable').message).toBe('The CRC Rates API is unavailable (HTTP 503): try again later');
+    expect(thrown(() => readAnswer(reply(502, '<html>Bad gateway</html>'), base, en)).message).toBe('The CRC Rates API is unavailable (HTTP 502): try again later');
+    expect(thrown(() => readAnswer(reply(200, '<html>login</html>'), base, en)).message).toBe(
+      'Unexpected answer from https://api.example.com (HTTP 200): check the API address in Extensions → CRC Rates → Settings',
+    );
+    expect(thrown(() => readAnswer(reply(301, ''), base, es)).message).toMatch(/^Respuesta inesperada de https:\/\/api\.example\.com \(HTTP 301\)/);
+  });
+
+  test('URLs and headers', () => {
+    expect(buildUrl(base, '/exchange-rate/range', { from: '2025-01-01', to: '2025-01-31' })).toBe(`${base}/exchange-rate/range?from=2025-01-01&to=2025-01-31`);
+    expect(buildUrl(base, '/banking/best', { operation: 'a&b' })).toBe(`${base}/banking/best?operation=a%26b`);
+    expect(buildUrl(base, '/exchange-rate/latest')).toBe(`${base}/exchange-rate/latest`);
+    expect(originOf('http://127.0.0.1:3000/api/v1')).toBe('http://127.0.0.1:3000');
+    expect(header({ 'X-Quota-Reset': 'a' }, 'x-quota-reset')).toBe('a');
+    expect(header({ 'retry-after': ['5', '6'] }, 'Retry-After')).toBe('5');
+    expect(header({}, 'Retry-After')).toBeUndefined();
+  });
+});
+
+describe('tables', () => {
+  const toDate = (day: string) => new Date(`${day}T06:00:00Z`);
+
+  test('history: header row, real dates, numbers', () => {
+    expect(historyTable([{ date: '2025-01-15', buy: 506.47, sell: 512.82 }], es, toDate)).toEqual([
+      ['Fecha', 'Compra', 'Venta'],
+      [new Date('2025-01-15T06:00:00Z'), 506.47, 512.82],
+    ]);
+  });
+
+  test('best: rank, name, type label, buy, sell, vs official (blank when unknown)', () => {
+    const ranking = [
+      { rank: 1, id: 'a', name: 'A', type: 'public_bank', buy: 505, sell: 515, spread: 10, updatedAt: null, stale: false, vsOfficial: 2.18 },
+      { rank: 1, id: 'b', name: 'B', type: 'mystery', buy: 505, sell: 516, spread: 11, updatedAt: null, stale: true, vsOfficial: null },
+    ] as never;
+    expect(bestTable({ ranking }, en)).toEqual([
+      ['Rank', 'Institution', 'Type', 'Buy', 'Sell', 'vs official'],
+      [1, 'A', 'Public bank', 505, 515, 2.18],
+      [1, 'B', 'mystery', 505, 516, ''],
+    ]);
+  });
+
+  test('analytics: metric and value, dates as dates, trend in words', () => {
+    const side = { average: 1, min: 1, minDate: '2025-01-02', max: 2, maxDate: '2025-01-03', first: 1, last: 2, change: 1, changePercent: 100, volatility: 0, trend: 'up' as const, slopePerDay: 0.5 };
+    const table = analyticsTable({ from: '2025-01-01', to: '2025-01-30', count: 30, buy: side, sell: { ...side, trend: 'stable' } }, es, toDate);
+    expect(table[0]).toEqual(['Indicador', 'Valor']);
+    expect(table).toContainEqual(['Desde', toDate('2025-01-01')]);
+    expect(table).toContainEqual(['Compra: fecha del mínimo', toDate('2025-01-02')]);
+    expect(table).toContainEqual(['Compra: tendencia', 'al alza']);
+    expect(table).toContainEqual(['Venta: tendencia', 'estable']);
+    expect(table.every((r) => r.length === 2)).toBe(true);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * The settings sidebar in headless Chromium: the HTML is the built Sidebar.html as the built
+ * `showSettings` renders it (Code.js in node:vm), and `google.script.run` is a shim whose server
+ * functions each test fakes (success and failure handlers, as in Sheets).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { loadGas } from './support/gas';
+
+const ROOT = path.resolve(__dirname, '../..');
+const KEY = `crc_live_AbCd${'x'.repeat(35)}wxyz`;
+const MASKED = 'crc_live_AbCd…wxyz';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const PAGE_URL = 'http://sidebar.test/';
+
+let dist: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(os.tmpdir(), 'crc-addon-'));
+  const [, launched] = await Promise.all([
+    promisify(execFile)(process.execPath, [path.join(ROOT, 'appsscript/build.mjs'), '--out', dist], { cwd: ROOT }),
+    chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+  ]);
+  browser = launched;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dist) rmSync(dist, { recursive: true, force: true });
+});
+
+/** The sidebar's HTML as showSettings hands it to Sheets, for a document with these properties. */
+function renderSidebar(properties: Record<string, string>, locale = 'en_US'): string {
+  const gas = loadGas({
+    dist,
+    locale,
+    properties,
+    fetch: () => {
+      throw new Error('showSettings must not call the API');
+    },
+  });
+  gas.run('showSettings');
+  return gas.sidebars[0]!.html;
+}
+
+/**
+ * google.script.run: each call is recorded in `__calls` and answered, asynchronously like the
+ * real one, by `__server[name]` (a value, a promise, or a throw for the failure handler).
+ */
+function installRunShim() {
+  const w = window as unknown as {
+    __calls: unknown[][];
+    __server: Record<string, (...args: unknown[]) => unknown>;
+    google: unknown;
+  };
+  w.__calls = [];
+  w.__server = {};
+  type Handler = ((value: unknown) => void) | null;
+  const runner = (success: Handler, failure: Handler): unknown =>
+    new Proxy(
+      {},
+      {
+        get(_, name: string) {
+          if (name === 'withSuccessHandler') return (fn: Handler) => runner(fn, failure);
+          if (name === 'withFailureHandler') return (fn: Handler) => runner(success, fn);
+          return (...args: unknown[]) => {
+            w.__calls.push([name, ...args]);
+            setTimeout(async () => {
+              try {
+                const impl = w.__server[name];
+                if (!impl) throw new Error(`ScriptError: no server function ${name}`);
+                const value = await impl(...args);
+                success?.(value);
+              } catch (error) {
+                failure?.(error);
+              }
+            }, 5);
+          };
+        },
+      },
+    );
+  w.google = { script: { run: runner(null, null) } };
+}
+
+async function open(html: string, server: string = '{}'): Promise<Page> {
+  const page = await browser.newPage();
+  await page.addInitScript(installRunShim);
+  // Fake server functions, installed before the sidebar's script runs.
+  await page.addInitScript(`window.__server = Object.assign(window.__server || {}, ${server});`);
+  await page.route(PAGE_URL, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await page.goto(PAGE_URL);
+  await page.waitForSelector('#app:not([hidden])');
+  return page;
+}
+
+const text = (page: Page, selector: string) => page.locator(selector).innerText();
+const calls = (page: Page) => page.evaluate(() => (window as unknown as { __calls: unknown[][] }).__calls);
+const setServer = (page: Page, source: string) => page.evaluate(`Object.assign(window.__server, ${source})`);
+
+const VIEW_AFTER_SAVE = `{ locale: 'en', hasKey: true, maskedKey: '${MASKED}', baseUrl: '', defaultBaseUrl: 'https://api.crc-rates.com/api/v1' }`;
+
+describe('settings sidebar', () => {
+  test('starts from the masked key; the key itself is nowhere in the page', async () => {
+    const html = renderSidebar({ CRC_RATES_API_KEY: KEY });
+    expect(html).not.toContain(KEY);
+    const page = await open(html);
+    expect(await text(page, '#status')).toBe(`Key saved: ${MASKED}`);
+    expect(await page.locator('#key').getAttribute('placeholder')).toBe(MASKED);
+    expect(await page.locator('#baseUrl').getAttribute('placeholder')).toBe('https://api.crc-rates.com/api/v1');
+    expect(await page.locator('h1').innerText()).toBe('CRC Rates');
+    expect(await page.content()).not.toContain(KEY);
+    expect(await calls(page)).toEqual([]);
+    await page.close();
+  });
+
+  test('save: sends the pasted key and address, clears the input, shows the masked key', async () => {
+    const page = await open(renderSidebar({}), `{ saveSettings: () => (${VIEW_AFTER_SAVE}) }`);
+    expect(await text(page, '#status')).toBe('No key saved yet: paste yours below.');
+    expect(await page.locator('#remove').isHidden()).toBe(true);
+    await page.fill('#key', `  ${KEY} `);
+    await page.click('#save');
+    await page.waitForSelector('#message.ok');
+    expect(await text(page, '#message')).toBe('Settings saved.');
+    expect(await calls(page)).toEqual([['saveSettings', { key: KEY, baseUrl: '' }]]);
+    expect(await page.inputValue('#key')).toBe('');
+    expect(await text(page, '#status')).toBe(`Key saved: ${MASKED}`);
+    expect(await page.locator('#remove').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  test('test connection: shows the plan and this month’s quota', async () => {
+    const usage = `{ plan: 'pro', planLabel: 'Pro', monthlyQuota: 5000, used: 12, remaining: 4988, resetsAt: '2026-12-01T00:00:00.000Z', resetsOn: '2026-12-01 00:00 UTC', ratePerMinute: 60, baseUrl: 'https://rates.example.com/api/v1' }`;
+    const page = await open(renderSidebar({ CRC_RATES_API_KEY: KEY, CRC_RATES_BASE_URL: 'https://rates.example.com/api/v1' }), `{ testConnection: () => (${usage}) }`);
+    expect(await page.inputValue('#baseUrl')).toBe('https://rates.example.com/api/v1');
+    expect(await page.locator('#advanced').getAttribute('open')).not.toBeNull();
+    await page.click('#test');
+    await page.waitForSelector('#usage:not([hidden])');
+    expect(await calls(page)).toEqual([['testConnection', { key: '', baseUrl: 'https://rates.example.com/api/v1' }]]);
+    const rows = await page.locator('#usage dt, #usage dd').allInnerTexts();
+    expect(rows).toEqual(['Plan', 'Pro', 'Used this month', '12 / 5,000', 'Remaining', '4,988', 'Resets on', '2026-12-01 00:00 UTC', 'Requests per minute', '60']);
+    expect(await text(page, '#message')).toBe('Connected.');
+    await page.close();
+  });
+
+  test('remove: the key is gone from the status and the remove button hides', async () => {
+    const page = await open(
+      renderSidebar({ CRC_RATES_API_KEY: KEY }),
+      `{ removeKey: () => ({ locale: 'en', hasKey: false, maskedKey: null, baseUrl: '', defaultBaseUrl: 'https://api.crc-rates.com/api/v1' }) }`,
+    );
+    await page.click('#remove');
+    await page.waitForSelector('#message.ok');
+    expect(await text(page, '#message')).toBe('Key removed.');
+    expect(await text(page, '#status')).toBe('No key saved yet: paste yours below.');
+    expect(await page.locator('#remove').isHidden()).toBe(true);
+    expect(await calls(page)).toEqual([['removeKey']]);
+    await page.close();
+  });
+
+  test('a refused key: the server’s message is shown as an alert, nothing else changes', async () => {
+    const page = await open(renderSidebar({}));
+    await setServer(page, `{ saveSettings: () => { throw new Error('That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.'); } }`);
+    await page.fill('#key', 'hello');
+    await page.click('#save');
+    await page.waitForSelector('#message.error');
+    expect(await page.locator('#message').getAttribute('role')).toBe('alert');
+    expect(await text(page, '#message')).toBe('That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.');
+    expect(await text(page, '#status')).toBe('No key saved yet: paste yours below.');
+    expect(await page.inputValue('#key')).toBe('hello');
+
+    // A key the API rejects during the test, as Apps Script reports a thrown Error.
+    await setServer(page, `{ testConnection: () => { throw new Error('Error: Your API key was rejected: check it in Extensions → CRC Rates → Settings'); } }`);
+    await page.click('#test');
+    await page.waitForFunction(() => document.querySelector('#message')?.textContent?.startsWith('Your API key'));
+    expect(await text(page, '#message')).toBe('Your API key was rejected: check it in Extensions → CRC Rates → Settings');
+    expect(await page.locator('#usage').isHidden()).toBe(true);
+    await page.close();
+  });
+
+  test('a network failure between the sidebar and Sheets', async () => {
+    const page = await open(renderSidebar({ CRC_RATES_API_KEY: KEY }));
+    await setServer(
+      page,
+      `{ testConnection: () => { const e = new Error('NetworkError: Connection failure due to HTTP 0'); e.name = 'NetworkError'; throw e; } }`,
+    );
+    await page.click('#test');
+    await page.waitForSelector('#message.error');
+    expect(await text(page, '#message')).toBe('Lost contact with Google Sheets: check your connection and try again.');
+    expect(await page.locator('#test').isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  test('the buttons wait for the server', async () => {
+    const page = await open(renderSidebar({}));
+    await setServer(page, `{ saveSettings: () => new Promise((resolve) => { window.__release = () => resolve(${VIEW_AFTER_SAVE}); }) }`);
+    await page.fill('#key', KEY);
+    await page.click('#save');
+    await page.waitForFunction(() => typeof (window as unknown as { __release?: unknown }).__release === 'function');
+    expect(await page.locator('#save').isDisabled()).toBe(true);
+    expect(await page.locator('#test').isDisabled()).toBe(true);
+    expect(await text(page, '#message')).toBe('Working…');
+    await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
+    await page.waitForSelector('#message.ok');
+    expect(await page.locator('#save').isEnabled()).toBe(true);
+    await page.close();
+  });
+
+  test('in Spanish for a Spanish spreadsheet', async () => {
+    const page = await open(renderSidebar({}, 'es_CR'));
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('#save').innerText()).toBe('Guardar');
+    expect(await page.locator('#test').innerText()).toBe('Probar conexión');
+    expect(await text(page, '#status')).toBe('Aún no hay clave: pegue la suya abajo.');
+    await setServer(page, `{ saveSettings: () => { throw new Error('Exception: Pegue la clave de nuevo para usarla con una dirección de API nueva.'); } }`);
+    await page.click('#save');
+    await page.waitForSelector('#message.error');
+    expect(await text(page, '#message')).toBe('Pegue la clave de nuevo para usarla con una dirección de API nueva.');
+    await page.close();
+  });
+
+  test('an address with markup in it stays text', async () => {
+    const evil = 'https://x.example.com/</script><img src=x onerror="window.__pwned=1">';
+    const page = await open(renderSidebar({ CRC_RATES_API_KEY: KEY, CRC_RATES_BASE_URL: evil }));
+    expect(await page.inputValue('#baseUrl')).toBe(evil);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.close();
+  });
+
+  test('opened without its template evaluated, it asks the server for the settings', async () => {
+    const raw = readFileSync(path.join(dist, 'Sidebar.html'), 'utf8');
+    const page = await open(raw, `{ getSettings: () => (${VIEW_AFTER_SAVE}) }`);
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent !== '');
+    expect(await text(page, '#status')).toBe(`Key saved: ${MASKED}`);
+    expect(await calls(page)).toEqual([['getSettings']]);
+    await page.close();
+  });
+});
