@@ -8,7 +8,7 @@ import { addDays, calendarDay, isIsoDate } from '../../shared/dates';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { syncOfficial, type SpanOptions } from '../jobs/catch-up';
-import { syncBanking, type BankingSummary } from '../jobs/sync-banking';
+import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/sync-banking';
 import type { SyncSummary } from '../jobs/sync-official';
 import { openRuntime } from '../runtime';
 import { runCli, UsageError } from './run';
@@ -80,10 +80,13 @@ runCli(async () => {
     process.stdout.write(`${describeRuns(result.runs)}\n`);
     if (!values.banking) return result.ok ? 0 : 1;
 
-    // The window quotes of the same span (today at most: there are no quotes for tomorrow), or of the last week.
+    // The window quotes of the same span (today at most: there are no quotes for tomorrow), or of
+    // the last week; spelled out here so that the progress names the days, not a placeholder.
     const today = calendarDay(new Date());
-    const span = values.from ? { from: values.from, to: to && to < today ? to : today } : undefined;
-    const banking = await syncBanking(deps, runtime.ventanilla, span, (...args) => progress?.(span ?? { from: 'last', to: 'week' }, ...args));
+    const span = values.from
+      ? { from: values.from, to: to && to < today ? to : today }
+      : { from: addDays(today, -(BANKING_DEFAULT_DAYS - 1)), to: today };
+    const banking = await syncBanking(deps, runtime.ventanilla, span, (...args) => progress?.(span, ...args));
     process.stdout.write(`${describeBanking(banking)}\n`);
     return result.ok && banking.status === 'succeeded' ? 0 : 1;
   } finally {

@@ -9,6 +9,7 @@ import type { OfficialSources } from '../../server/jobs/catch-up';
 import type { SyncDeps } from '../../server/jobs/sync-official';
 import { createOfficialSources } from '../../server/sources';
 import type { RequestPolicy } from '../../server/sources/http';
+import { createVentanillaSource, type VentanillaSource } from '../../server/sources/ventanilla';
 import { createApiKeysStore } from '../../server/store/api-keys';
 import type { Database } from '../../server/store/database';
 import type { FakeUpstream } from '../fakes/bccr-upstream';
@@ -103,4 +104,60 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/**
+ * The window (ventanilla) source `createVentanillaSource` makes from configuration, aimed at the
+ * fake with the same fast policy as `fakeSources`: retry waits recorded, not slept.
+ */
+export function fakeVentanilla(fake: FakeUpstream, route: PrimaryRoute, policy: RequestPolicy = {}): { source: VentanillaSource; delays: number[] } {
+  const delays: number[] = [];
+  const source = createVentanillaSource({
+    bccrToken: route === 'sdde' ? fake.token : undefined,
+    bccrApiUrl: fake.sddeUrl,
+    bccrSiteApiUrl: fake.siteUrl,
+    timeoutMs: 5000,
+    retries: 2,
+    baseDelayMs: 10,
+    maxDelayMs: 1000,
+    sleep: async (ms) => void delays.push(ms),
+    random: () => 0.5,
+    ...policy,
+  });
+  return { source, delays };
+}
+
+export interface StoredBankingRow {
+  date: string;
+  institution_id: string;
+  buy: number;
+  sell: number;
+  updated_at: Date | null;
+  source: string;
+  fetched_at: Date;
+}
+
+export interface StoredInstitution {
+  id: string;
+  name: string;
+  type: string;
+  known: boolean;
+  first_seen_at: Date;
+}
+
+const byKey = <T>(key: (row: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+/** The whole banking_rates and institutions tables, every column, in a fixed order (sorted here, not by the server's collation). */
+export async function snapshotBanking(db: Database): Promise<{ rates: StoredBankingRow[]; institutions: StoredInstitution[] }> {
+  const rates = await db<StoredBankingRow>('banking_rates').select('*');
+  const institutions = await db<StoredInstitution>('institutions').select('*');
+  return {
+    rates: rates.sort(byKey((r) => `${r.date} ${r.institution_id}`)),
+    institutions: institutions.sort(byKey((i) => i.id)),
+  };
+}
+
+export async function clearBankingTables(db: Database): Promise<void> {
+  await db('banking_rates').delete();
+  await db('institutions').delete();
 }
