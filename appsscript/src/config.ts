@@ -7,9 +7,11 @@
  * The public service, used when the document has no `CRC_RATES_BASE_URL`. The build may replace
  * it (`CRC_RATES_PUBLIC_URL=… npm run addon:build`), and puts its origin in `urlFetchWhitelist`.
  */
+import { PUBLIC_API_BASE_URL } from '../../shared/service';
+
 declare const __CRC_RATES_PUBLIC_URL__: string | undefined;
 export const DEFAULT_BASE_URL: string =
-  typeof __CRC_RATES_PUBLIC_URL__ === 'string' && __CRC_RATES_PUBLIC_URL__ ? __CRC_RATES_PUBLIC_URL__ : 'https://api.crc-rates.com/api/v1';
+  typeof __CRC_RATES_PUBLIC_URL__ === 'string' && __CRC_RATES_PUBLIC_URL__ ? __CRC_RATES_PUBLIC_URL__ : PUBLIC_API_BASE_URL;
 
 /** Document properties: shared by the sheet's editors, readable by custom functions (DESIGN.md §4). */
 export const PROPERTY = {

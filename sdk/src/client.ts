@@ -17,11 +17,12 @@ import type {
 } from './types';
 // Values from shared/ are inlined by the bundler (plain constants, no dependencies).
 import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors';
+import { PUBLIC_API_BASE_URL } from '../../shared/service';
 import { toApiDate, type DateInput } from './dates';
 import { ExchangeRateError } from './errors';
 
 /** The public service. Self-hosted installations pass their own `baseUrl` (`http://HOST:PORT/api/v1`). */
-export const DEFAULT_BASE_URL = 'https://crc-rates.com/api/v1';
+export const DEFAULT_BASE_URL: string = PUBLIC_API_BASE_URL;
 
 /** The parts of a fetch `Response` the client reads. */
 export interface FetchResponseLike {
