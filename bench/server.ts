@@ -3,7 +3,9 @@
  * loop: the real app (auth, rate limit and quota on) and the same routes with access control off.
  * Prints one JSON line with the ports and a key once both listen.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -53,7 +55,23 @@ async function main(): Promise<void> {
   bare.use(router.routes());
   const open = await listen(bare.callback());
 
+  if (process.env.BENCH_PROFILE) await profileUntilExit(process.env.BENCH_PROFILE);
   process.stdout.write(`${JSON.stringify({ full, open, key, days })}\n`);
+}
+
+/** CPU profile of the serving only (seeding excluded), written on SIGTERM: open it in Chrome DevTools. */
+async function profileUntilExit(file: string): Promise<void> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  process.prependOnceListener('SIGTERM', () => {
+    session.post('Profiler.stop', (error, result) => {
+      if (!error) fs.writeFileSync(file, JSON.stringify(result.profile));
+    });
+  });
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import cors from '@koa/cors';
 import { bodyParser } from '@koa/bodyparser';
 import type Redis from 'ioredis';
 import { calendarDay } from '../shared/dates';
+import { perSecond } from './domain/per-second';
 import { LIMITS } from '../shared/limits';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
@@ -123,7 +124,7 @@ export function createApp(deps: AppDeps): App {
       },
     }),
   );
-  mountRoutes(api, routes, { cache, access, today: () => calendarDay(clock()) });
+  mountRoutes(api, routes, { cache, access, today: perSecond(clock, calendarDay) });
 
   const site = new Router();
   mountSite(site, { db: deps.db, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });

@@ -10,6 +10,7 @@
  * gone idle since (at most 99), and they go back to the database when it stops.
  */
 import type { ApiKey } from '../store/api-keys';
+import { perSecond } from '../domain/per-second';
 import { quotaMonth, type UsageStore } from '../store/usage';
 
 export const LEASE_FRACTION = 1 / 1000;
@@ -37,6 +38,7 @@ export function leaseSize(quota: number, reserved: number): number {
 
 export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }) {
   const accounts = new Map<string, Account>();
+  const currentMonth = perSecond(deps.clock, quotaMonth);
 
   const lease = (account: Account, quota: number): Promise<number> =>
     (async () => {
@@ -54,7 +56,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
   return {
     /** Counts one served request of `key`, or says the month's quota is used up. */
     async spend(key: ApiKey): Promise<Spend> {
-      const { month, resetsAt } = quotaMonth(deps.clock());
+      const { month, resetsAt } = currentMonth();
       const id = `${key.id}:${month}`;
       let account = accounts.get(id);
       if (!account) {
@@ -81,7 +83,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
 
     /** This month's count for `key`, less what this instance has reserved and not spent. */
     async used(key: ApiKey): Promise<{ used: number; resetsAt: Date }> {
-      const { month, resetsAt } = quotaMonth(deps.clock());
+      const { month, resetsAt } = currentMonth();
       const unspent = accounts.get(`${key.id}:${month}`)?.unspent ?? 0;
       return { used: Math.max(0, (await deps.usage.used(key.id, month)) - unspent), resetsAt };
     },
