@@ -16,6 +16,7 @@ import type { Database } from './store/database';
 import { createApiKeysStore } from './store/api-keys';
 import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
+import { createRatesInMemory } from './store/rates-in-memory';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createUsageStore } from './store/usage';
 import type { Logger } from './logger';
@@ -88,6 +89,8 @@ export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const changes = deps.changes ?? createLocalChangeFeed();
   const rates = createRatesStore(deps.db);
+  // Read routes answer from memory; health keeps asking the database itself.
+  const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
   const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock });
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
@@ -95,9 +98,9 @@ export function createApp(deps: AppDeps): App {
 
   const routes = withDocuments(
     [
-      ...exchangeRateRoutes({ rates }),
-      ...convertRoutes({ rates }),
-      ...bankingRoutes({ banking: createBankingStore(deps.db), rates }),
+      ...exchangeRateRoutes({ rates: series }),
+      ...convertRoutes({ rates: series }),
+      ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
       ...insightsRoutes({ service: createInsightsService({ db: deps.db, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
       ...usageRoutes({ access }),
       ...healthRoutes({ db: deps.db, rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),

@@ -7,6 +7,8 @@ import type { RatePoint } from './types';
 
 type Side = 'buy' | 'sell';
 
+const SCALE = 10_000;
+
 /**
  * The Analytics object of API.md for a non-empty series, ascending by date.
  * One pass per side plus the two O(n) passes of the regression, so 20,000 days stay cheap.
@@ -40,8 +42,11 @@ export function trendOf(slopePerDay: number, spanDays: number, average: number):
 function analyzeSide(points: readonly RatePoint[], xs: readonly number[], side: Side): SideAnalytics {
   const n = points.length;
   const ys = new Array<number>(n);
-  // Exact decimal sum: the average is a money-derived figure and must not carry float drift.
-  let sum = new Dec(0);
+  // Exact sum: the average is a money-derived figure and must not carry float drift. Rates have
+  // at most 4 decimals (NUMERIC(12,4)), so they add up exactly as integers of 1/10,000 colón;
+  // a value with more decimals sends the sum through decimal arithmetic instead.
+  let scaledSum = 0;
+  let exactAsScaled = true;
   let min = Infinity;
   let minDate = '';
   let max = -Infinity;
@@ -59,7 +64,9 @@ function analyzeSide(points: readonly RatePoint[], xs: readonly number[], side: 
       throw new RangeError(`${side} on ${points[i].date} must be a positive number, got ${v}`);
     }
     ys[i] = v;
-    sum = sum.plus(v);
+    const scaled = Math.round(v * SCALE);
+    if (Math.abs(v * SCALE - scaled) > 1e-6) exactAsScaled = false;
+    scaledSum += scaled;
     // Strict comparisons keep the earliest date of a repeated extreme (API.md: minDate/maxDate).
     if (v < min) {
       min = v;
@@ -80,6 +87,7 @@ function analyzeSide(points: readonly RatePoint[], xs: readonly number[], side: 
 
   const first = ys[0];
   const last = ys[n - 1];
+  const sum = exactAsScaled ? new Dec(scaledSum).div(SCALE) : ys.reduce((total, v) => total.plus(v), new Dec(0));
   const average = sum.div(n);
   // Fewer than 3 records means at most one change: no spread to measure (API.md says 0).
   const volatility = n < 3 ? 0 : Math.sqrt(squaredDeviations / (changes - 1));

@@ -1,0 +1,80 @@
+/**
+ * The official series kept in memory for reading: some 16,000 small records since 1983 that only
+ * change when a sync writes. Every read route (latest, a day, windows, conversions, charts) is
+ * then a binary search and a slice instead of a query; a 20,000-day chart no longer waits for
+ * the database to hand over every row. Dropped when rates change (the change feed reaches every
+ * instance), and reloaded after a few minutes anyway in case a notice was missed. Period stats
+ * stay in SQL, and health asks the database itself.
+ */
+import type { ExchangeRate } from '../../shared/types';
+import type { RatePoint } from '../domain/types';
+import type { RatesStore } from './rates';
+
+export const SERIES_TTL_MS = 5 * 60_000;
+
+interface Series {
+  records: ExchangeRate[];
+  dates: string[];
+  loadedAt: number;
+}
+
+/** The first index whose date is not before `date` (dates ascending). */
+function lowerBound(dates: readonly string[], date: string): number {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((dates[mid] as string) < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener: () => void) => void, now: () => number = Date.now) {
+  let series: Promise<Series> | null = null;
+  let generation = 0;
+  onRatesChanged(() => {
+    generation++;
+    series = null;
+  });
+
+  const current = (): Promise<Series> => {
+    if (series) {
+      const pending = series;
+      return pending.then((s) => (now() - s.loadedAt < SERIES_TTL_MS ? s : reload()));
+    }
+    return reload();
+  };
+
+  const reload = (): Promise<Series> => {
+    const started = generation;
+    const loading = store.range('0001-01-01', '9999-12-31').then((records) => ({ records, dates: records.map((r) => r.date), loadedAt: now() }));
+    // A load that raced with a change still answers its callers, but is not kept for later ones.
+    if (started === generation) series = loading;
+    // The failure itself reaches the callers; here it only stops a failed load being reused.
+    loading.catch(() => {
+      if (series === loading) series = null;
+    });
+    return loading;
+  };
+
+  const slice = async (from: string, to: string): Promise<ExchangeRate[]> => {
+    const { records, dates } = await current();
+    return records.slice(lowerBound(dates, from), lowerBound(dates, `${to}\uffff`));
+  };
+
+  return {
+    ...store,
+    async latest(today: string): Promise<ExchangeRate | null> {
+      const { records, dates } = await current();
+      return records[lowerBound(dates, `${today}\uffff`) - 1] ?? null;
+    },
+    async byDate(date: string): Promise<ExchangeRate | null> {
+      const { records, dates } = await current();
+      const i = lowerBound(dates, date);
+      return dates[i] === date ? (records[i] ?? null) : null;
+    },
+    range: slice,
+    points: (from: string, to: string): Promise<RatePoint[]> => slice(from, to),
+  };
+}
