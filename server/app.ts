@@ -143,15 +143,20 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestLog(deps.logger));
   koa.use(metrics.observe);
   koa.use(errorEnvelope(deps.logger));
-  koa.use(
-    cors({
-      origin: corsOrigin(deps.corsOrigins ?? ['*']),
-      allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
-      allowHeaders: ['x-api-key', 'content-type', 'if-none-match'],
-      exposeHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
-  );
+  const crossOrigin = cors({
+    origin: corsOrigin(deps.corsOrigins ?? ['*']),
+    allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
+    allowHeaders: ['x-api-key', 'content-type', 'if-none-match'],
+    exposeHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+  // Only browsers on other origins send Origin, and only they read CORS headers: servers, Sheets
+  // and the SDK in Node skip this work. Vary still tells shared caches the answer may differ.
+  koa.use((ctx, next) => {
+    if (ctx.get('origin')) return crossOrigin(ctx, next);
+    ctx.vary('Origin');
+    return next();
+  });
   koa.use(async (ctx, next) => {
     await next();
     if (ctx.body != null) return;

@@ -47,6 +47,8 @@ async function answer(ctx: Context, route: Route, { cache, access, today }: Moun
     entry = route.cache && generation === cache.generation ? cache.set(key, body) : cache.wrap(body);
   }
   if (apiKey && route.quota) await access.consume(ctx, apiKey);
+  // Routes that count nothing (/usage) still say where the key stands.
+  else if (apiKey) await access.describe(ctx, apiKey);
   return entry;
 }
 

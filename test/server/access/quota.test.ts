@@ -145,6 +145,8 @@ it('reports usage on /usage without counting it, even once the quota is used up'
   const spent = await withKey(t, small, '/usage');
   expect(spent.status).toBe(200);
   expect(spent.body?.data).toEqual({ plan: 'custom', monthlyQuota: 1, used: 1, remaining: 0, resetsAt: '2025-02-01T00:00:00.000Z', ratePerMinute: 1000 });
+  // An authenticated answer that counts nothing still carries the quota headers.
+  expectQuotaHeaders(spent, 1, 0, '2025-02-01T00:00:00.000Z');
 });
 
 it('starts again at 00:00 UTC on the first day of the month', async () => {
