@@ -47,8 +47,21 @@ export function createDatabase(options: DatabaseOptions): Database {
       acquireConnectionTimeout: 5000,
     });
   }
-  if (options.dataDir) process.once('exit', claimDataDir(options.dataDir));
   const pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers });
+  if (options.dataDir) {
+    const release = claimDataDir(options.dataDir);
+    // Given back when the database is closed (knex destroy closes it), or at the latest on exit.
+    process.once('exit', release);
+    const close = pglite.close.bind(pglite);
+    pglite.close = async () => {
+      try {
+        await close();
+      } finally {
+        release();
+        process.off('exit', release);
+      }
+    };
+  }
   return knex({
     ...knexLog(options.logger),
     client: ClientPgLite as unknown as typeof knex.Client,

@@ -3,83 +3,26 @@
  * environment and aimed at the fake upstream (site API, no token), spawned asynchronously because
  * the fake lives in this process and must keep answering while the child waits on it.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { addDays } from '../../../shared/dates';
-import { createDatabase, type Database } from '../../../server/store/database';
+import type { Database } from '../../../server/store/database';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import type { FakeUpstream } from '../../fakes/bccr-upstream';
+import { createCliFixture, runCli, type CliFixture } from '../../helpers/cli';
 import { SYNTHETIC_UNKNOWN_INSTITUTION, syntheticVentanilla } from '../../fakes/synthetic-history';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { daysOf, snapshotBanking } from '../../helpers/sync';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runSync(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['server/cli/sync.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
+let fixture: CliFixture;
 let fake: FakeUpstream;
-let dataDir: string;
-/** A private PostgreSQL database when DATABASE_URL is set; otherwise the CLI's embedded one under dataDir. */
-let postgres: TestDatabase | null = null;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  // The child's "today" is the real one, so the fake's is too.
-  fake = await startFakeUpstream();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'crc-sync-banking-cli-'));
-  if (process.env.DATABASE_URL) postgres = await createTestDatabase();
-  const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, ...inherited } = process.env;
-  env = {
-    ...inherited,
-    ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-    DATA_DIR: dataDir,
-    BCCR_API_URL: fake.sddeUrl,
-    BCCR_SITE_API_URL: fake.siteUrl,
-    HACIENDA_URL: fake.haciendaUrl,
-    LOG_LEVEL: 'warn',
-  };
+  fixture = await createCliFixture('sync-banking-cli');
+  ({ fake, env } = fixture);
 });
-afterAll(async () => {
-  await fake.close();
-  await postgres?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fixture.close());
 
-/**
- * Reads what the CLI stored, between runs, once no child process has the embedded database open.
- * Opening the embedded files claims them for this process until it exits (a pid file); the claim
- * is given back here as the exit handler would, so that the next child may open them.
- */
-async function withStoredData<T>(read: (db: Database) => Promise<T>): Promise<T> {
-  if (postgres) return read(postgres.db);
-  const db = createDatabase({ databaseUrl: null, dataDir });
-  try {
-    return await read(db);
-  } finally {
-    await db.destroy();
-    const pidFile = path.join(dataDir, 'crc-rates.pid');
-    if ((await readFile(pidFile, 'utf8').catch(() => '')) === String(process.pid)) await rm(pidFile);
-  }
-}
+const runSync = (args: readonly string[], environment: NodeJS.ProcessEnv) => runCli('sync', args, environment);
+const withStoredData = <T>(read: (db: Database) => Promise<T>) => fixture.withStoredData(read);
 
 const stored = () =>
   withStoredData(async (db) => ({

@@ -3,78 +3,29 @@
  * environment, aimed at the fake upstream. Spawned asynchronously, because the fake lives in this
  * process and must keep answering while the child waits on it.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { createDatabase, type Database } from '../../../server/store/database';
+import type { Database } from '../../../server/store/database';
 import { createRatesStore } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import type { FakeUpstream } from '../../fakes/bccr-upstream';
+import { createCliFixture, runCli, type CliFixture } from '../../helpers/cli';
 import { syntheticRate } from '../../fakes/synthetic-history';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { daysOf } from '../../helpers/sync';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const SPAN = { from: '2026-01-01', to: '2026-03-31' };
 const SPAN_DAYS = daysOf(SPAN.from, SPAN.to);
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runSync(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['server/cli/sync.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
+let fixture: CliFixture;
 let fake: FakeUpstream;
-let dataDir: string;
-/** A private PostgreSQL database when DATABASE_URL is set; otherwise the CLI's embedded one under dataDir. */
-let postgres: TestDatabase | null = null;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  fake = await startFakeUpstream();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'crc-sync-cli-'));
-  if (process.env.DATABASE_URL) postgres = await createTestDatabase();
-  const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, ...inherited } = process.env;
-  env = {
-    ...inherited,
-    ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-    DATA_DIR: dataDir,
-    BCCR_API_URL: fake.sddeUrl,
-    BCCR_SITE_API_URL: fake.siteUrl,
-    HACIENDA_URL: fake.haciendaUrl,
-    LOG_LEVEL: 'warn',
-  };
+  fixture = await createCliFixture('sync-cli');
+  ({ fake, env } = fixture);
 });
-afterAll(async () => {
-  await fake.close();
-  await postgres?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fixture.close());
 
-/** Reads what the CLI stored, once no child process has the embedded database open. */
-async function withStoredData<T>(read: (db: Database) => Promise<T>): Promise<T> {
-  if (postgres) return read(postgres.db);
-  const db = createDatabase({ databaseUrl: null, dataDir });
-  try {
-    return await read(db);
-  } finally {
-    await db.destroy();
-  }
-}
+const runSync = (args: readonly string[], environment: NodeJS.ProcessEnv) => runCli('sync', args, environment);
+const withStoredData = <T>(read: (db: Database) => Promise<T>) => fixture.withStoredData(read);
 
 it('exits 0 with a summary for a good span, then non-zero for a faulty upstream with nothing of it stored', async () => {
   const good = await runSync(['--from', SPAN.from, '--to', SPAN.to], env);
