@@ -66,6 +66,7 @@ export function createStore(cache: CacheLike | null, now: () => number) {
       try {
         raw = cache.getAll([...wanted]);
       } catch {
+        // CacheService unavailable for a moment: everything counts as a miss and is fetched.
         return found;
       }
       const t = now();

@@ -67,6 +67,7 @@ function sameOrRaw(stored: string | null, t: Messages): string | null {
   try {
     return normalizeBaseUrl(stored, t);
   } catch {
+    // A stored address that no longer passes the checks is compared as it was saved.
     return stored;
   }
 }

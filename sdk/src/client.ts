@@ -350,6 +350,7 @@ export class ExchangeRateClient {
         controller.abort();
       }, this.timeoutMs);
     });
+    // Raced below; this only keeps an unraced deadline from counting as an unhandled rejection.
     deadline.catch(() => undefined);
 
     let response: FetchResponseLike;
