@@ -4,7 +4,12 @@ import type { LogLevel } from './config';
 
 export type { Logger };
 
-export function createLogger(level: LogLevel = 'info', destination?: pino.DestinationStream): Logger {
+/**
+ * By default stdout is written asynchronously: one access line per request must not cost a write
+ * system call on the request's path. Lines still leave at once when the process is idle; call
+ * `flush()` before exiting.
+ */
+export function createLogger(level: LogLevel = 'info', destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
   return pino(
     {
       level,

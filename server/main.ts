@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     await scheduler.stop();
     await runtime.close();
     logger.info('stopped');
+    logger.flush();
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
