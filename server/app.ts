@@ -5,7 +5,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import cors from '@koa/cors';
-import { bodyParser } from '@koa/bodyparser';
 import type Redis from 'ioredis';
 import { calendarDay } from '../shared/dates';
 import { perSecond } from './domain/per-second';
@@ -168,7 +167,6 @@ export function createApp(deps: AppDeps): App {
     // Nothing answered: not a route of ours.
     if (ctx.status === 404) throw new HttpError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
   });
-  koa.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '16kb', formLimit: '16kb' }));
   for (const router of [api, site]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());
