@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const changes = deps.changes ?? createLocalChangeFeed();
   const rates = createRatesStore(deps.db);
-  // Read routes answer from memory; health keeps asking the database itself.
+  // Read routes, the site and insights answer from memory; health keeps asking the database itself.
   const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
   const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock });
   const cache = new ResponseCache();
@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): App {
       ...exchangeRateRoutes({ rates: series }),
       ...convertRoutes({ rates: series }),
       ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
-      ...insightsRoutes({ service: createInsightsService({ db: deps.db, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
+      ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
       ...usageRoutes({ access }),
       ...healthRoutes({ db: deps.db, rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
     ],
@@ -129,7 +129,7 @@ export function createApp(deps: AppDeps): App {
   mountRoutes(api, routes, { cache, access, today: perSecond(clock, calendarDay) });
 
   const site = new Router();
-  mountSite(site, { db: deps.db, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
+  mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
   // Liveness touches no dependency: it says the process answers, nothing more.
   site.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -23,30 +23,5 @@ export {
 } from './client';
 export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorInit } from './errors';
 export { costaRicaDay, type DateInput } from './dates';
-export type {
-  ExchangeRate,
-  SideAnalytics,
-  Analytics,
-  PeriodSide,
-  PeriodStats,
-  ChartPoint,
-  TrendLine,
-  Chart,
-  Conversion,
-  Health,
-  Trend,
-  Usage,
-  Institution,
-  BankingRates,
-  RankedInstitution,
-  BestRate,
-  Insights,
-  Verdict,
-  InsightLocale,
-  ErrorCode,
-  Currency,
-  RateSide,
-  RateSource,
-  InstitutionType,
-  PlanId,
-} from './types';
+// Every record type the API returns, as the server types it.
+export type * from './types';

@@ -30,13 +30,15 @@ import { createLlmClient, type LlmSettings } from '../sources/llm';
 import { createBankingStore } from '../store/banking';
 import type { Database } from '../store/database';
 import { createInsightsStore, type InsightKey, type StoredInsight } from '../store/insights';
-import { createRatesStore } from '../store/rates';
+import type { RatesStore } from '../store/rates';
 
 export const STATISTICAL = 'statistical';
 export const FALLBACK_RETRY_MS = 10 * 60_000;
 
 export interface InsightsServiceDeps {
   db: Database;
+  /** The official series to read (the app passes the one it keeps in memory). */
+  rates: Pick<RatesStore, 'latest' | 'points'>;
   llm: LlmSettings | null;
   logger: Logger;
   clock: () => Date;
@@ -52,8 +54,7 @@ export function metricsHash(metrics: Analytics): string {
 }
 
 export function createInsightsService(deps: InsightsServiceDeps): InsightsService {
-  const { db, logger, clock } = deps;
-  const rates = createRatesStore(db);
+  const { db, rates, logger, clock } = deps;
   const banking = createBankingStore(db);
   const store = createInsightsStore(db);
   const model = deps.llm ? createLlmClient(deps.llm) : null;

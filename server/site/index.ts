@@ -8,7 +8,7 @@ import type Redis from 'ioredis';
 import type { Logger } from '../logger';
 import type { Database } from '../store/database';
 import { createAccessRequestsStore } from '../store/access-requests';
-import { createRatesStore } from '../store/rates';
+import type { RatesStore } from '../store/rates';
 import { rateLimit } from '../http/rate-limit';
 import { loadAssets } from './assets';
 import { mountDocs } from './docs';
@@ -19,6 +19,8 @@ import { mountWidgets } from './widgets';
 
 export interface SiteDeps {
   db: Database;
+  /** The official series to read (the app passes the one it keeps in memory). */
+  rates: RatesStore;
   logger: Logger;
   redis: Redis | null;
   clock: () => Date;
@@ -34,7 +36,7 @@ export const SITE_LIMITS = { pagesPerMinute: 1200, formPostsPer10Minutes: 10 } a
 
 export function mountSite(router: Router, deps: SiteDeps): void {
   const assets = loadAssets();
-  const latest = createLatestRate({ rates: createRatesStore(deps.db), clock: deps.clock, onRatesChanged: deps.onRatesChanged });
+  const latest = createLatestRate({ rates: deps.rates, clock: deps.clock, onRatesChanged: deps.onRatesChanged });
   const pagesLimit = rateLimit({
     redis: deps.redis,
     logger: deps.logger,

@@ -1,10 +1,10 @@
 /**
  * The official series kept in memory for reading: some 16,000 small records since 1983 that only
- * change when a sync writes. Every read route (latest, a day, windows, conversions, charts) is
- * then a binary search and a slice instead of a query; a 20,000-day chart no longer waits for
- * the database to hand over every row. Dropped when rates change (the change feed reaches every
- * instance), and reloaded after a few minutes anyway in case a notice was missed. Period stats
- * stay in SQL, and health asks the database itself.
+ * change when a sync writes. Every read route (latest, a day, windows, conversions, charts, the
+ * site's widgets, insights) is then a binary search and a slice instead of a query; a 20,000-day
+ * chart no longer waits for the database to hand over every row. Dropped when rates change (the
+ * change feed reaches every instance), and reloaded after a few minutes anyway in case a notice
+ * was missed. Period stats stay in SQL, and health asks the database itself.
  */
 import type { ExchangeRate } from '../../shared/types';
 import type { RatePoint } from '../domain/types';
@@ -31,30 +31,35 @@ function lowerBound(dates: readonly string[], date: string): number {
 }
 
 export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener: () => void) => void, now: () => number = Date.now) {
-  let series: Promise<Series> | null = null;
+  let loaded: Series | null = null;
+  let loading: Promise<Series> | null = null;
   let generation = 0;
   onRatesChanged(() => {
     generation++;
-    series = null;
+    loaded = null;
+    loading = null;
   });
 
-  const current = (): Promise<Series> => {
-    if (series) {
-      const pending = series;
-      return pending.then((s) => (now() - s.loadedAt < SERIES_TTL_MS ? s : reload()));
-    }
-    return reload();
+  const load = (): Promise<Series> => {
+    const started = generation;
+    const pending = store
+      .range('0001-01-01', '9999-12-31')
+      .then((records) => {
+        const series = { records, dates: records.map((r) => r.date), loadedAt: now() };
+        // A load that raced with a change still answers its callers, but is not kept for later ones.
+        if (started === generation) loaded = series;
+        return series;
+      })
+      .finally(() => {
+        if (loading === pending) loading = null;
+      });
+    return pending;
   };
 
-  const reload = (): Promise<Series> => {
-    const started = generation;
-    const loading = store.range('0001-01-01', '9999-12-31').then((records) => ({ records, dates: records.map((r) => r.date), loadedAt: now() }));
-    // A load that raced with a change still answers its callers, but is not kept for later ones.
-    if (started === generation) series = loading;
-    // The failure itself reaches the callers; here it only stops a failed load being reused.
-    loading.catch(() => {
-      if (series === loading) series = null;
-    });
+  /** The series, loaded at most once at a time however many requests ask for it. */
+  const current = (): Promise<Series> => {
+    if (loaded && now() - loaded.loadedAt < SERIES_TTL_MS) return Promise.resolve(loaded);
+    loading ??= load();
     return loading;
   };
 
