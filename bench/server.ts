@@ -15,6 +15,7 @@ import { API_PREFIX, createApp } from '../server/app';
 import type { AccessControl } from '../server/http/access';
 import { errorEnvelope } from '../server/http/envelope';
 import { mountRoutes } from '../server/http/mount';
+import { writeOutgoing } from '../server/http/outgoing';
 import { ResponseCache } from '../server/http/response-cache';
 import { createApiKeysStore, type ApiKey } from '../server/store/api-keys';
 import { createTestDatabase } from '../test/helpers/database';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const bare = new Koa();
   const router = new Router({ prefix: API_PREFIX });
   mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, today: () => calendarDay(new Date()) });
+  bare.use(writeOutgoing);
   bare.use(errorEnvelope(logger));
   bare.use(router.routes());
   const open = await listen(bare.callback());

@@ -23,6 +23,7 @@ import { createAccessControl, type AccessState } from './http/access';
 import { errorEnvelope } from './http/envelope';
 import { HttpError } from './http/errors';
 import { mountRoutes } from './http/mount';
+import { outgoing, writeOutgoing } from './http/outgoing';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import { ResponseCache } from './http/response-cache';
@@ -139,6 +140,7 @@ export function createApp(deps: AppDeps): App {
   metrics.mount(site, deps.metricsToken ?? null);
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });
+  koa.use(writeOutgoing);
   koa.use(requestLog(deps.logger));
   koa.use(metrics.observe);
   koa.use(errorEnvelope(deps.logger));
@@ -153,12 +155,12 @@ export function createApp(deps: AppDeps): App {
   // and the SDK in Node skip this work. Vary still tells shared caches the answer may differ.
   koa.use((ctx, next) => {
     if (ctx.get('origin')) return crossOrigin(ctx, next);
-    ctx.vary('Origin');
+    outgoing(ctx).set('Vary', 'Origin');
     return next();
   });
   koa.use(async (ctx, next) => {
     await next();
-    if (ctx.body != null) return;
+    if (ctx.body != null || outgoing(ctx).sent) return;
     // The routers' allowedMethods answered a known path with a wrong (or unknown) method.
     if (ctx.status === 405 || ctx.status === 501) {
       const allow = ctx.response.get('Allow') || 'GET, HEAD, OPTIONS';

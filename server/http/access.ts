@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { ApiKey, ApiKeysStore } from '../store/api-keys';
 import type { UsageStore } from '../store/usage';
 import { HttpError } from './errors';
+import { outgoing } from './outgoing';
 import { createKeyCache } from './key-cache';
 import { createQuotaLedger } from './quota-ledger';
 
@@ -28,9 +29,10 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
   const keys = createKeyCache(deps.keys);
   const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
   const setQuotaHeaders = (ctx: Context, key: ApiKey, used: number, resetsAt: Date) => {
-    ctx.set('X-Quota-Limit', String(key.monthlyQuota));
-    ctx.set('X-Quota-Remaining', String(Math.max(0, key.monthlyQuota - used)));
-    ctx.set('X-Quota-Reset', resetsAt.toISOString());
+    const out = outgoing(ctx);
+    out.set('X-Quota-Limit', String(key.monthlyQuota));
+    out.set('X-Quota-Remaining', String(Math.max(0, key.monthlyQuota - used)));
+    out.set('X-Quota-Reset', resetsAt.toISOString());
   };
 
   return {

@@ -8,6 +8,7 @@ import type { ErrorCode } from '../../shared/errors';
 import type { Logger } from '../logger';
 import { isDatabaseUnreachable } from '../store/database';
 import { HttpError } from './errors';
+import { outgoing } from './outgoing';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -42,18 +43,18 @@ export function errorEnvelope(logger: Logger): Middleware {
       await next();
     } catch (error) {
       const known = asHttpError(error);
-      if (known) {
-        if (known.status >= 500) logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known.message);
-        ctx.status = known.status;
-        ctx.set(known.headers);
-        ctx.body = { success: false, message: known.message, error: known.code };
-      } else {
-        logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, 'request failed');
-        ctx.status = 500;
-        ctx.body = { success: false, message: 'Internal server error', error: 'INTERNAL_ERROR' };
+      if (!known || known.status >= 500) {
+        logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known?.message ?? 'request failed');
       }
-      ctx.set('Cache-Control', 'no-store');
-      ctx.remove('ETag');
+      const out = outgoing(ctx);
+      out.remove('ETag');
+      ctx.remove('ETag'); // a page may have set one through Koa
+      out.setAll(known?.headers ?? {});
+      out.set('Cache-Control', 'no-store');
+      const envelope = known
+        ? { success: false, message: known.message, error: known.code }
+        : { success: false, message: 'Internal server error', error: 'INTERNAL_ERROR' };
+      out.send(ctx, known?.status ?? 500, JSON.stringify(envelope));
     }
   };
 }

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiKey } from '../store/api-keys';
 import type { AccessControl } from './access';
+import { outgoing } from './outgoing';
 import type { ResponseCache } from './response-cache';
 import type { Route } from './route';
 
@@ -61,18 +62,14 @@ export function mountRoutes(router: Router, routes: readonly Route[], options: M
         entry = await answer(ctx, route, options, apiKey);
       } catch (error) {
         // Refused after authentication: the quota headers still tell where the key stands.
-        if (apiKey && route.quota && !ctx.response.get('X-Quota-Limit')) await options.access.describe(ctx, apiKey);
+        if (apiKey && route.quota && !outgoing(ctx).get('X-Quota-Limit')) await options.access.describe(ctx, apiKey);
         throw error;
       }
-      ctx.status = 200;
-      ctx.set('Cache-Control', CACHE_CONTROL[route.access]);
-      ctx.set('ETag', entry.etag);
-      if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
-        ctx.status = 304;
-        return;
-      }
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = entry.body;
+      const out = outgoing(ctx);
+      out.set('Cache-Control', CACHE_CONTROL[route.access]);
+      out.set('ETag', entry.etag);
+      if (matchesEtag(ctx.get('if-none-match'), entry.etag)) out.send(ctx, 304, null);
+      else out.send(ctx, 200, entry.body);
     });
   }
 }

@@ -10,6 +10,7 @@ import ratelimit from 'koa-ratelimit';
 import type Redis from 'ioredis';
 import type { Logger } from '../logger';
 import { HttpError } from './errors';
+import { outgoing } from './outgoing';
 
 export interface RateLimitOptions {
   redis: Redis | null;
@@ -24,22 +25,35 @@ export interface RateLimitOptions {
 
 type Limiter = Middleware;
 
-interface LimitedError {
-  status?: number;
+/** What koa-ratelimit decided for one request, and the numbers it would have sent. */
+interface Decision {
+  allowed: boolean;
+  remaining: number;
+  /** When the window resets, as an epoch: seconds from the memory driver, milliseconds from Redis. */
+  reset: number;
 }
 
-/** Runs a koa-ratelimit middleware only for its decision: true when the request may pass. */
-async function decide(limiter: Limiter, ctx: Context): Promise<boolean> {
+/**
+ * Asks a koa-ratelimit middleware for its decision through a stand-in context: it writes its
+ * numbers there, and our own answer gets the contract's headers (with the reset in seconds from
+ * now) in one place, never the library's raw ones.
+ */
+async function decide(limiter: Limiter, id: string): Promise<Decision> {
+  const fields: Record<string, unknown> = {};
+  const standIn = {
+    state: { rateLimitId: id },
+    status: 200,
+    body: undefined as unknown,
+    set(values: Record<string, unknown> | string, value?: unknown) {
+      if (typeof values === 'string') fields[values] = value;
+      else Object.assign(fields, values);
+    },
+  };
   let allowed = false;
-  try {
-    await limiter(ctx as never, async () => {
-      allowed = true;
-    });
-  } catch (error) {
-    if ((error as LimitedError).status === 429) return false;
-    throw error;
-  }
-  return allowed;
+  await limiter(standIn as never, async () => {
+    allowed = true;
+  });
+  return { allowed, remaining: Number(fields['X-RateLimit-Remaining']), reset: Number(fields['X-RateLimit-Reset']) };
 }
 
 export function rateLimit(options: RateLimitOptions): Middleware {
@@ -60,7 +74,6 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         max,
         namespace: options.namespace,
         id: (ctx) => (ctx.state as { rateLimitId: string }).rateLimitId,
-        throw: true,
       });
       limiters.set(cacheKey, limiter);
     }
@@ -76,28 +89,28 @@ export function rateLimit(options: RateLimitOptions): Middleware {
 
   return async (ctx, next) => {
     const { id, max } = options.client(ctx);
-    ctx.state.rateLimitId = id;
-    let allowed: boolean;
+    let decision: Decision;
     if (options.redis && options.redis.status === 'ready') {
       try {
-        allowed = await decide(limiterFor('redis', max), ctx);
+        decision = await decide(limiterFor('redis', max), id);
         redisWarned = false;
       } catch (error) {
         if (!redisWarned) options.logger.warn({ err: error }, 'rate limit: Redis unavailable, limiting per instance');
         redisWarned = true;
-        allowed = await decide(limiterFor('memory', max), ctx);
+        decision = await decide(limiterFor('memory', max), id);
       }
     } else {
-      allowed = await decide(limiterFor('memory', max), ctx);
+      decision = await decide(limiterFor('memory', max), id);
     }
 
-    const reset = Number(ctx.response.get('X-RateLimit-Reset'));
-    const resetSeconds = reset > 1e11 ? reset / 1000 : reset; // the Redis driver answers in ms
+    const resetSeconds = decision.reset > 1e11 ? decision.reset / 1000 : decision.reset; // the Redis driver answers in ms
     // The drivers keep their own clocks, a hair apart from ours: never more than one window away.
     const secondsLeft = Math.min(Math.ceil(options.windowMs / 1000), Math.max(0, Math.ceil(resetSeconds - now() / 1000)));
-    ctx.set('X-RateLimit-Reset', String(secondsLeft));
-    if (!allowed) {
-      ctx.set('X-RateLimit-Remaining', '0');
+    const out = outgoing(ctx);
+    out.set('X-RateLimit-Limit', String(max));
+    out.set('X-RateLimit-Remaining', decision.allowed ? String(decision.remaining) : '0');
+    out.set('X-RateLimit-Reset', String(secondsLeft));
+    if (!decision.allowed) {
       const retryAfter = String(Math.max(1, secondsLeft));
       throw new HttpError('RATE_LIMITED', `Rate limit of ${max} requests per minute exceeded; retry in ${retryAfter} s`, { 'Retry-After': retryAfter });
     }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger';
+import { outgoing } from './outgoing';
 
 const VALID_ID = /^[\w.-]{1,64}$/;
 
@@ -11,7 +12,7 @@ export function requestLog(logger: Logger): Middleware {
     const incoming = ctx.get('x-request-id');
     const requestId = VALID_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    outgoing(ctx).set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
