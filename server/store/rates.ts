@@ -72,22 +72,35 @@ export function createRatesStore(db: Knex) {
       return row?.max ?? null;
     },
 
-    /** Per month or year: the values' average, extremes, first, last and change, computed by the database. */
+    /**
+     * Per month or year: the values' average, extremes, first, last and change, computed by the database.
+     * One pass groups the rows; the first and last values are then read by key on each period's first
+     * and last dates, instead of sorting every period's rows to pick them.
+     */
     async periodStats(kind: PeriodKind, from: string, to: string): Promise<PeriodStats[]> {
+      const unit = kind === 'monthly' ? 'month' : 'year';
       const format = kind === 'monthly' ? 'YYYY-MM' : 'YYYY';
-      const side = (column: 'buy' | 'sell') => `
-        round(avg(${column}), 4) AS ${column}_average,
-        min(${column}) AS ${column}_min,
-        max(${column}) AS ${column}_max,
-        (array_agg(${column} ORDER BY date))[1] AS ${column}_first,
-        (array_agg(${column} ORDER BY date DESC))[1] AS ${column}_last`;
+      const side = (column: 'buy' | 'sell') =>
+        `round(avg(${column}), 4) AS ${column}_average, min(${column}) AS ${column}_min, max(${column}) AS ${column}_max`;
+      // One JSON value instead of ~500 rows of 14 columns: decoding those field by field took about a
+      // fifth of the time on the embedded database. JSON writes dates as the same 'YYYY-MM-DD' text.
       const { rows } = (await db.raw(
-        `SELECT to_char(date, '${format}') AS period, min(date) AS "from", max(date) AS "to", count(*) AS count,
-           ${side('buy')}, ${side('sell')}
-         FROM exchange_rates WHERE date BETWEEN ? AND ?
-         GROUP BY 1 ORDER BY 1`,
-        [from, to],
-      )) as { rows: Array<Record<string, number> & { period: string; from: string; to: string }> };
+        `SELECT json_agg(r ORDER BY r."from") AS periods FROM (
+           SELECT to_char(g.start, '${format}') AS period, g."from", g."to", g.count,
+             g.buy_average, g.buy_min, g.buy_max, f.buy AS buy_first, l.buy AS buy_last,
+             g.sell_average, g.sell_min, g.sell_max, f.sell AS sell_first, l.sell AS sell_last
+           FROM (
+             SELECT date_trunc('${unit}', date::timestamp) AS start, min(date) AS "from", max(date) AS "to",
+               count(*) AS count, ${side('buy')}, ${side('sell')}
+             FROM exchange_rates WHERE date BETWEEN ? AND ? GROUP BY 1
+           ) g
+           JOIN exchange_rates f ON f.date = g."from"
+           JOIN exchange_rates l ON l.date = g."to"
+           -- Redundant, but lets a short range read only its own rows instead of the whole table.
+           WHERE f.date BETWEEN ? AND ? AND l.date BETWEEN ? AND ?
+         ) r`,
+        [from, to, from, to, from, to],
+      )) as { rows: Array<{ periods: Array<Record<string, number> & { period: string; from: string; to: string }> | null }> };
       const pick = (r: Record<string, number>, column: 'buy' | 'sell') => ({
         average: r[`${column}_average`],
         min: r[`${column}_min`],
@@ -97,7 +110,7 @@ export function createRatesStore(db: Knex) {
         // Two-decimal values: the difference is exact once rounded back to the source precision.
         change: Math.round((r[`${column}_last`] - r[`${column}_first`]) * 1e4) / 1e4,
       });
-      return rows.map((r) => ({
+      return (rows[0]?.periods ?? []).map((r) => ({
         period: r.period,
         from: r.from,
         to: r.to,

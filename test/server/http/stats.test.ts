@@ -113,6 +113,44 @@ describe('GET /exchange-rate/stats', () => {
     ]);
   });
 
+  it('takes first, last, from and to within the range when it cuts into a month on both sides', async () => {
+    // 2025-01-02 (before `from`) and 2025-02-03 (after `to`) are left out.
+    // 2025-01: 2025-01-15, 2025-01-31
+    //   buy 506.47, 503.5: average 504.985; change 503.5 − 506.47 = −2.97
+    //   sell 512.82, 511: average 511.91; change 511 − 512.82 = −1.82
+    const { status, body } = await t.get('/exchange-rate/stats?period=monthly&from=2025-01-10&to=2025-02-02');
+    expect(status).toBe(200);
+    expect(body.data).toEqual([
+      {
+        period: '2025-01',
+        from: '2025-01-15',
+        to: '2025-01-31',
+        count: 2,
+        buy: { average: 504.985, min: 503.5, max: 506.47, first: 506.47, last: 503.5, change: -2.97 },
+        sell: { average: 511.91, min: 511, max: 512.82, first: 512.82, last: 511, change: -1.82 },
+      },
+      february,
+    ]);
+  });
+
+  it('takes first, last, from and to within the range when it cuts into a year on both sides', async () => {
+    // 2025: 2025-01-15, 2025-01-31, 2025-02-01, 2025-02-02
+    //   buy 506.47, 503.5, 504, 505: 2018.97 / 4 = 504.7425; change 505 − 506.47 = −1.47
+    //   sell 512.82, 511, 514, 513: 2050.82 / 4 = 512.705; change 513 − 512.82 = 0.18
+    const { status, body } = await t.get('/exchange-rate/stats?period=yearly&from=2025-01-10&to=2025-02-02');
+    expect(status).toBe(200);
+    expect(body.data).toEqual([
+      {
+        period: '2025',
+        from: '2025-01-15',
+        to: '2025-02-02',
+        count: 4,
+        buy: { average: 504.7425, min: 503.5, max: 506.47, first: 506.47, last: 505, change: -1.47 },
+        sell: { average: 512.705, min: 511, max: 514, first: 512.82, last: 513, change: 0.18 },
+      },
+    ]);
+  });
+
   it('returns [] when the range holds no record', async () => {
     const { status, body } = await t.get('/exchange-rate/stats?from=2024-12-01&to=2024-12-31');
     expect(status).toBe(200);
