@@ -11,11 +11,14 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import pino from 'pino';
 import { calendarDay } from '../shared/dates';
+import { perSecond } from '../server/domain/per-second';
 import { API_PREFIX, createApp } from '../server/app';
 import type { AccessControl } from '../server/http/access';
-import { errorEnvelope } from '../server/http/envelope';
+import { requestLifecycle } from '../server/http/lifecycle';
+import { createMetrics } from '../server/http/metrics';
 import { mountRoutes } from '../server/http/mount';
-import { writeOutgoing } from '../server/http/outgoing';
+import { outgoing } from '../server/http/outgoing';
+import { API_SECURITY_HEADERS } from '../server/http/security-headers';
 import { ResponseCache } from '../server/http/response-cache';
 import { createApiKeysStore, type ApiKey } from '../server/store/api-keys';
 import { createTestDatabase } from '../test/helpers/database';
@@ -49,11 +52,12 @@ async function main(): Promise<void> {
   const app = createApp({ db, logger });
   const full = await listen(app.callback());
 
+  // The same lifecycle and routes; the guard only sets the security headers.
   const bare = new Koa();
   const router = new Router({ prefix: API_PREFIX });
-  mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, today: () => calendarDay(new Date()) });
-  bare.use(writeOutgoing);
-  bare.use(errorEnvelope(logger));
+  const guard = async (ctx: Koa.Context) => outgoing(ctx).setAll(API_SECURITY_HEADERS);
+  mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, guard, today: perSecond(() => new Date(), calendarDay) });
+  bare.use(requestLifecycle({ logger, metrics: createMetrics(db) }));
   bare.use(router.routes());
   const open = await listen(bare.callback());
 

@@ -20,15 +20,13 @@ import { createSyncRunsStore } from './store/sync-runs';
 import { createUsageStore } from './store/usage';
 import type { Logger } from './logger';
 import { createAccessControl, type AccessState } from './http/access';
-import { errorEnvelope } from './http/envelope';
-import { HttpError } from './http/errors';
 import { mountRoutes } from './http/mount';
-import { outgoing, writeOutgoing } from './http/outgoing';
-import { rateLimit } from './http/rate-limit';
-import { requestLog } from './http/request-log';
+import { outgoing } from './http/outgoing';
+import { requestLifecycle } from './http/lifecycle';
+import { createRateLimiter } from './http/rate-limit';
 import { ResponseCache } from './http/response-cache';
 import type { Route } from './http/route';
-import { apiSecurityHeaders } from './http/security-headers';
+import { API_SECURITY_HEADERS } from './http/security-headers';
 import { convertRoutes } from './http/routes/convert';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
@@ -108,26 +106,24 @@ export function createApp(deps: AppDeps): App {
     version,
   );
 
-  const api = new Router({ prefix: API_PREFIX });
-  api.use(apiSecurityHeaders);
-  api.use(async (ctx, next) => {
-    await access.identify(ctx);
-    await next();
+  const limiter = createRateLimiter({
+    redis: deps.redis ?? null,
+    logger: deps.logger,
+    namespace: 'api',
+    windowMs: LIMITS.rateLimit.windowSeconds * 1000,
+    // Sheets traffic all comes from Google's servers: a known key is limited on its own.
+    client: (ctx) => {
+      const key = (ctx.state as AccessState).apiKey;
+      return key ? { id: `key:${key.id}`, max: key.ratePerMinute } : { id: `ip:${ctx.ip}`, max: LIMITS.rateLimit.perMinute };
+    },
   });
-  api.use(
-    rateLimit({
-      redis: deps.redis ?? null,
-      logger: deps.logger,
-      namespace: 'api',
-      windowMs: LIMITS.rateLimit.windowSeconds * 1000,
-      // Sheets traffic all comes from Google's servers: a known key is limited on its own.
-      client: (ctx) => {
-        const key = (ctx.state as AccessState).apiKey;
-        return key ? { id: `key:${key.id}`, max: key.ratePerMinute } : { id: `ip:${ctx.ip}`, max: LIMITS.rateLimit.perMinute };
-      },
-    }),
-  );
-  mountRoutes(api, routes, { cache, access, today: perSecond(clock, calendarDay) });
+  const guard = async (ctx: Koa.Context) => {
+    outgoing(ctx).setAll(API_SECURITY_HEADERS);
+    await access.identify(ctx);
+    await limiter.check(ctx);
+  };
+  const api = new Router({ prefix: API_PREFIX });
+  mountRoutes(api, routes, { cache, access, guard, today: perSecond(clock, calendarDay) });
 
   const site = new Router();
   mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
@@ -140,10 +136,6 @@ export function createApp(deps: AppDeps): App {
   metrics.mount(site, deps.metricsToken ?? null);
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });
-  koa.use(writeOutgoing);
-  koa.use(requestLog(deps.logger));
-  koa.use(metrics.observe);
-  koa.use(errorEnvelope(deps.logger));
   const crossOrigin = cors({
     origin: corsOrigin(deps.corsOrigins ?? ['*']),
     allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
@@ -151,24 +143,7 @@ export function createApp(deps: AppDeps): App {
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
-  // Only browsers on other origins send Origin, and only they read CORS headers: servers, Sheets
-  // and the SDK in Node skip this work. Vary still tells shared caches the answer may differ.
-  koa.use((ctx, next) => {
-    if (ctx.get('origin')) return crossOrigin(ctx, next);
-    outgoing(ctx).set('Vary', 'Origin');
-    return next();
-  });
-  koa.use(async (ctx, next) => {
-    await next();
-    if (ctx.body != null || outgoing(ctx).sent) return;
-    // The routers' allowedMethods answered a known path with a wrong (or unknown) method.
-    if (ctx.status === 405 || ctx.status === 501) {
-      const allow = ctx.response.get('Allow') || 'GET, HEAD, OPTIONS';
-      throw new HttpError('METHOD_NOT_ALLOWED', `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
-    }
-    // Nothing answered: not a route of ours.
-    if (ctx.status === 404) throw new HttpError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
-  });
+  koa.use(requestLifecycle({ logger: deps.logger, metrics, crossOrigin }));
   for (const router of [api, site]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());

@@ -1,9 +1,9 @@
 /**
- * The one error path: whatever is thrown below becomes the API's envelope here. Client errors
- * keep their message; anything unexpected is logged in full and answered with a fixed text, so
- * no stack trace, SQL or secret ever reaches a client.
+ * The one error path: whatever is thrown while serving a request becomes the API's envelope
+ * here. Client errors keep their message; anything unexpected is logged in full and answered
+ * with a fixed text, so no stack trace, SQL or secret ever reaches a client.
  */
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { ErrorCode } from '../../shared/errors';
 import type { Logger } from '../logger';
 import { isDatabaseUnreachable } from '../store/database';
@@ -37,24 +37,19 @@ function asHttpError(error: unknown): HttpError | null {
   return null;
 }
 
-export function errorEnvelope(logger: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      const known = asHttpError(error);
-      if (!known || known.status >= 500) {
-        logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known?.message ?? 'request failed');
-      }
-      const out = outgoing(ctx);
-      out.remove('ETag');
-      ctx.remove('ETag'); // a page may have set one through Koa
-      out.setAll(known?.headers ?? {});
-      out.set('Cache-Control', 'no-store');
-      const envelope = known
-        ? { success: false, message: known.message, error: known.code }
-        : { success: false, message: 'Internal server error', error: 'INTERNAL_ERROR' };
-      out.send(ctx, known?.status ?? 500, JSON.stringify(envelope));
-    }
-  };
+/** Answers with the envelope of whatever was thrown while serving the request. */
+export function renderError(ctx: Context, error: unknown, logger: Logger): void {
+  const known = asHttpError(error);
+  if (!known || known.status >= 500) {
+    logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known?.message ?? 'request failed');
+  }
+  const out = outgoing(ctx);
+  out.remove('ETag');
+  ctx.remove('ETag'); // a page may have set one through Koa
+  out.setAll(known?.headers ?? {});
+  out.set('Cache-Control', 'no-store');
+  const envelope = known
+    ? { success: false, message: known.message, error: known.code }
+    : { success: false, message: 'Internal server error', error: 'INTERNAL_ERROR' };
+  out.send(ctx, known?.status ?? 500, JSON.stringify(envelope));
 }

@@ -3,7 +3,7 @@
  * just to learn who is calling. Entries are dropped at once when keys change anywhere (a revoke
  * announces it through the change feed); the time limit bounds the wait if a notice is missed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ApiKeysStore, KeyLookup } from '../store/api-keys';
 
 export const KEY_CACHE_TTL_MS = 30_000;
@@ -14,7 +14,7 @@ export function createKeyCache(keys: ApiKeysStore, now: () => number = Date.now)
   const entries = new Map<string, { found: KeyLookup; expiresAt: number }>();
   return {
     async lookup(key: string): Promise<KeyLookup> {
-      const id = createHash('sha256').update(key).digest('base64url');
+      const id = hash('sha256', key, 'base64url');
       const hit = entries.get(id);
       if (hit && hit.expiresAt > now()) return hit.found;
       const found = await keys.lookup(key);

@@ -5,7 +5,7 @@
  * every instance reports the same truth.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../store/database';
@@ -59,26 +59,21 @@ export function createMetrics(db: Database) {
     },
   });
 
-  /** Counts every request; the route label is the route's pattern, never the raw path. */
   // One pair of children per (method, route, status): looking labels up by name costs more than
   // the counting itself.
   const children = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
-  const observe: Middleware = async (ctx, next) => {
-    const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      const id = `${ctx.method} ${route} ${ctx.status}`;
-      let child = children.get(id);
-      if (!child) {
-        const labels = { method: ctx.method, route, status: String(ctx.status) };
-        child = { count: requests.labels(labels), time: latency.labels(labels) };
-        children.set(id, child);
-      }
-      child.count.inc();
-      child.time.observe(Number(process.hrtime.bigint() - started) / 1e9);
+  /** Counts a request once answered; the route label is the route's pattern, never the raw path. */
+  const record = (ctx: Context, seconds: number): void => {
+    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+    const id = `${ctx.method} ${route} ${ctx.status}`;
+    let child = children.get(id);
+    if (!child) {
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
+      child = { count: requests.labels(labels), time: latency.labels(labels) };
+      children.set(id, child);
     }
+    child.count.inc();
+    child.time.observe(seconds);
   };
 
   const mount = (router: Router, token: string | null) => {
@@ -94,5 +89,5 @@ export function createMetrics(db: Database) {
     });
   };
 
-  return { registry, observe, mount };
+  return { registry, record, mount };
 }

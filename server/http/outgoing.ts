@@ -5,7 +5,7 @@
  * `writeHead` does not pay it. Answers that Koa writes itself (site pages, documents it streams)
  * get the collected headers through `ctx.set` instead.
  */
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -78,15 +78,14 @@ export class Outgoing {
   }
 }
 
+/** Starts the answer of a request; the request's lifecycle writes it at the end. */
+export function openOutgoing(ctx: Context): Outgoing {
+  const out = new Outgoing();
+  (ctx.state as { outgoing: Outgoing }).outgoing = out;
+  return out;
+}
+
 /** The answer being prepared for this request. */
 export function outgoing(ctx: Context): Outgoing {
   return (ctx.state as { outgoing: Outgoing }).outgoing;
 }
-
-/** Outermost middleware: opens the answer for everything below and writes it once they are done. */
-export const writeOutgoing: Middleware = async (ctx, next) => {
-  const out = new Outgoing();
-  (ctx.state as { outgoing: Outgoing }).outgoing = out;
-  await next();
-  out.flush(ctx);
-};

@@ -56,7 +56,12 @@ async function decide(limiter: Limiter, id: string): Promise<Decision> {
   return { allowed, remaining: Number(fields['X-RateLimit-Remaining']), reset: Number(fields['X-RateLimit-Reset']) };
 }
 
-export function rateLimit(options: RateLimitOptions): Middleware {
+export interface RateLimiter {
+  /** Counts the request and sets the three headers; throws the 429 when it is over the limit. */
+  check(ctx: Context): Promise<void>;
+}
+
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const now = options.now ?? Date.now;
   // One Map for the whole process: the memory driver makes a fresh one per request otherwise.
   const memory = new Map<string, { reset: number }>();
@@ -87,7 +92,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   }, options.windowMs);
   sweep.unref();
 
-  return async (ctx, next) => {
+  const check = async (ctx: Context): Promise<void> => {
     const { id, max } = options.client(ctx);
     let decision: Decision;
     if (options.redis && options.redis.status === 'ready') {
@@ -114,6 +119,15 @@ export function rateLimit(options: RateLimitOptions): Middleware {
       const retryAfter = String(Math.max(1, secondsLeft));
       throw new HttpError('RATE_LIMITED', `Rate limit of ${max} requests per minute exceeded; retry in ${retryAfter} s`, { 'Retry-After': retryAfter });
     }
+  };
+  return { check };
+}
+
+/** The limiter as a middleware, for routes of the site. */
+export function rateLimit(options: RateLimitOptions): Middleware {
+  const limiter = createRateLimiter(options);
+  return async (ctx, next) => {
+    await limiter.check(ctx);
     await next();
   };
 }

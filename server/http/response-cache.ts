@@ -34,14 +34,19 @@ export class ResponseCache {
   }
 
   set(key: string, body: string): CachedResponse {
+    const entry = this.wrap(body);
+    this.put(key, entry);
+    return entry;
+  }
+
+  /** Files an entry under one more key (the same answer asked for in other words). */
+  put(key: string, entry: CachedResponse): void {
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: the first key is the oldest entry.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    const entry = this.wrap(body);
     this.entries.set(key, entry);
-    return entry;
   }
 
   /** An entry for a body that is not kept. */

@@ -133,6 +133,30 @@ describe('GET /exchange-rate/history', () => {
       expect(dates(after.body.data)).toContain('2025-01-11');
       expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
     });
+
+    it('gives one answer to the same query however it is written, and drops every spelling when the data changes', async () => {
+      const spellings = ['days=6', 'days=06', 'days=%2B6', 'days=6&unknown=1'];
+      const first = await Promise.all(spellings.map((q) => t.get(`/exchange-rate/history?${q}`)));
+      const etag = first[0]?.headers.get('etag');
+      for (const answer of first) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('etag')).toBe(etag);
+      }
+      // Asked again, each spelling is served from the cache: still the same answer.
+      for (const q of spellings) expect((await t.get(`/exchange-rate/history?${q}`)).headers.get('etag')).toBe(etag);
+
+      await t.seed([rate('2025-01-10', 498, 508)]);
+      for (const q of spellings) {
+        const answer = await t.get(`/exchange-rate/history?${q}`);
+        expect(answer.headers.get('etag')).not.toBe(etag);
+        expect((answer.body.data as ExchangeRate[]).find((r) => r.date === '2025-01-10')?.buy).toBe(498);
+      }
+    });
+
+    it('never keeps a refused query string: the same text is refused again, not served', async () => {
+      expect((await t.get('/exchange-rate/history?days=0')).status).toBe(400);
+      expect((await t.get('/exchange-rate/history?days=0')).status).toBe(400);
+    });
   });
 
   it.each(['0', '366', '-1', '1.5', '7.0', '', 'abc', '1e2', '0x10', ' 7', 'Infinity', 'NaN', '9999999999999999999'])(
