@@ -56,8 +56,9 @@ async function main(): Promise<void> {
   const bare = new Koa();
   const router = new Router({ prefix: API_PREFIX });
   const guard = async (ctx: Koa.Context) => outgoing(ctx).setAll(API_SECURITY_HEADERS);
-  mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, guard, today: perSecond(() => new Date(), calendarDay) });
+  const exact = mountRoutes(router, API_PREFIX, app.routes, { cache: new ResponseCache(), access: openAccess, guard, today: perSecond(() => new Date(), calendarDay) });
   bare.use(requestLifecycle({ logger, metrics: createMetrics(db) }));
+  bare.use(exact);
   bare.use(router.routes());
   const open = await listen(bare.callback());
 

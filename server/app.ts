@@ -123,7 +123,7 @@ export function createApp(deps: AppDeps): App {
     await limiter.check(ctx);
   };
   const api = new Router({ prefix: API_PREFIX });
-  mountRoutes(api, routes, { cache, access, guard, today: perSecond(clock, calendarDay) });
+  const exactApi = mountRoutes(api, API_PREFIX, routes, { cache, access, guard, today: perSecond(clock, calendarDay) });
 
   const site = new Router();
   mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
@@ -144,6 +144,7 @@ export function createApp(deps: AppDeps): App {
     maxAge: 600,
   });
   koa.use(requestLifecycle({ logger: deps.logger, metrics, crossOrigin }));
+  koa.use(exactApi);
   for (const router of [api, site]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());

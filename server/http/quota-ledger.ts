@@ -3,7 +3,7 @@
  * spends them in memory, so most requests need no round trip, and one key never has more than
  * one reservation in flight per instance (requests arriving meanwhile wait for it and are counted
  * in its size). No request over the quota ever succeeds: every unit served was reserved under the
- * limit by one locked statement. A lease is a thousandth of what is left (1 to 1,000 units) or the
+ * limit by one locked statement. A lease is a thousandth of what is left (1 to 10,000 units) or the
  * number of requests waiting, whichever is more; so in the last 2,000 units of a quota it holds
  * only units for requests being served right now. The only units that can sit unspent while
  * another instance is refused are the rest of an earlier, larger lease of an instance that has
@@ -15,7 +15,9 @@ import { perSecond } from '../domain/per-second';
 import { quotaMonth, type UsageStore } from '../store/usage';
 
 export const LEASE_FRACTION = 1 / 1000;
-export const MAX_LEASE = 1000;
+// At ten thousand requests a second a lease lasts a second: one locked statement per second per
+// key and instance. A crash loses at most one lease, counted as used.
+export const MAX_LEASE = 10_000;
 
 interface Account {
   keyId: number;

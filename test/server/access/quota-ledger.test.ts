@@ -19,10 +19,12 @@ describe('quota ledger', () => {
   });
   afterAll(() => database.drop());
 
-  it('leases a thousandth of what is left, between 1 and 100 units', () => {
+  it('leases a thousandth of what is left, between 1 and MAX_LEASE units', () => {
     expect(leaseSize(5000, 0)).toBe(5);
     expect(leaseSize(5000, 4000)).toBe(1);
     expect(leaseSize(1_000_000_000, 0)).toBe(MAX_LEASE);
+    expect(leaseSize(1_000 * MAX_LEASE, 0)).toBe(MAX_LEASE);
+    expect(leaseSize(1_000 * MAX_LEASE - 1_000, 0)).toBe(MAX_LEASE - 1);
     expect(leaseSize(10, 9)).toBe(1);
   });
 
