@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchBackfill } from './backfill';
+import type { RecordedAnswer } from './baseline';
 
 const ROOT = path.resolve(__dirname, '..');
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = [10, 50];
 
 interface Target {
@@ -39,11 +40,30 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** Against the same answer replayed by the bare server: what our work costs. */
   ratio?: number;
+  /** Against the constant JSON: what our work and the answer's size cost together. */
+  vsConstant?: number;
 }
 
-function start(script: string): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), script], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+/** Headers Node writes itself on every answer. */
+const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The answer as sent, to be replayed byte for byte by the baseline. */
+async function record(url: string, headers: Record<string, string>): Promise<RecordedAnswer> {
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const flat: string[] = [];
+  response.headers.forEach((value, name) => {
+    if (!NODE_HEADERS.has(name)) flat.push(name, value);
+  });
+  return { status: response.status, headers: flat, body };
+}
+
+function start(script: string, input = ''): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), script], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -84,11 +104,11 @@ async function main(): Promise<void> {
   const backfill = await benchBackfill();
   console.log(`backfill of the full history from a local fake upstream: ${backfill.days} days in ${(backfill.ms / 1000).toFixed(2)} s`);
 
-  const baseline = await start('bench/baseline.ts');
   const servers = await start('bench/server.ts');
   const { full, open, key } = servers.info as { full: number; open: number; key: string };
   const auth = { 'x-api-key': key };
   const base = (port: number) => `http://127.0.0.1:${port}`;
+  let baseline: Awaited<ReturnType<typeof start>> | null = null;
 
   try {
     // One request first, so "cold" below measures each route's own work, not the server's
@@ -103,16 +123,23 @@ async function main(): Promise<void> {
       cold.push({ name: target.name, coldMs: Math.round(coldMs * 100) / 100, warmMs: Math.round(median(warm) * 100) / 100 });
     }
 
+    // Each route's answer as sent, for the baseline to replay; the last one is the open server's.
+    const recorded = await Promise.all([...TARGETS.map((target) => record(base(full) + target.path, auth)), record(`${base(open)}/api/v1/exchange-rate/latest`, {})]);
+    baseline = await start('bench/baseline.ts', JSON.stringify(recorded));
+    const bare = `${base(baseline.info.port as number)}`;
+
     const rows: Row[] = [];
+    const ratio = (rps: number, of: number) => Math.round((rps / of) * 100) / 100;
+    const compare = async (name: string, server: string, url: string, headers: Record<string, string>, replay: number, constant: Row) => {
+      const same = await measure(`${bare}/replay/${replay}`, constant.connections, {});
+      const row = { name, server, ...(await measure(url, constant.connections, headers)) };
+      rows.push({ ...row, ratio: ratio(row.rps, same.rps), vsConstant: ratio(row.rps, constant.rps) });
+    };
     for (const connections of CONNECTIONS) {
-      const baseRow = { name: 'baseline (bare Koa, constant JSON)', server: 'baseline', ...(await measure(`${base(baseline.info.port as number)}/`, connections, {})) };
-      rows.push({ ...baseRow, ratio: 1 });
-      for (const target of TARGETS) {
-        const row = { name: target.name, server: 'full', ...(await measure(base(full) + target.path, connections, auth)) };
-        rows.push({ ...row, ratio: Math.round((row.rps / baseRow.rps) * 100) / 100 });
-      }
-      const off = { name: '/exchange-rate/latest, access control off', server: 'open', ...(await measure(`${base(open)}/api/v1/exchange-rate/latest`, connections, {})) };
-      rows.push({ ...off, ratio: Math.round((off.rps / baseRow.rps) * 100) / 100 });
+      const constant: Row = { name: 'baseline (bare Koa, constant JSON)', server: 'baseline', ...(await measure(`${bare}/`, connections, {})) };
+      rows.push({ ...constant, ratio: 1, vsConstant: 1 });
+      for (const [i, target] of TARGETS.entries()) await compare(target.name, 'full', base(full) + target.path, auth, i, constant);
+      await compare('/exchange-rate/latest, access control off', 'open', `${base(open)}/api/v1/exchange-rate/latest`, {}, TARGETS.length, constant);
     }
 
     const rssMb = await new Promise<number>((resolve) => {
@@ -121,8 +148,8 @@ async function main(): Promise<void> {
       resolve(Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024));
     });
 
-    console.log('\nthroughput and latency (ratio = requests/s against the baseline at the same connections)');
-    console.table(rows.map((r) => ({ route: r.name, conns: r.connections, 'req/s': r.rps, ratio: r.ratio, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors })));
+    console.log('\nthroughput and latency at the same connections; ratio = requests/s against the bare server replaying the same answer, vs constant = against its constant JSON');
+    console.table(rows.map((r) => ({ route: r.name, conns: r.connections, 'req/s': r.rps, ratio: r.ratio, 'vs constant': r.vsConstant, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors })));
     console.log('cold (first, uncached) vs warm (median of 20, cached) latency of the heavy routes, ms');
     console.table(cold);
     console.log(`server memory (RSS) at the end: ${rssMb} MB · bench took ${Math.round((Date.now() - started) / 1000)} s`);
@@ -132,7 +159,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log('written to bench/results/latest.json');
   } finally {
-    baseline.child.kill('SIGTERM');
+    baseline?.child.kill('SIGTERM');
     servers.child.kill('SIGTERM');
   }
 }

@@ -34,7 +34,7 @@ const listen = (handler: http.RequestListener) =>
 /** Lets every request through without a key, a limit or a count: the "off" side of the comparison. */
 const openAccess = {
   requireKey: (): ApiKey => ({ id: 0, name: 'bench', plan: 'custom', keyPrefix: '', monthlyQuota: 0, ratePerMinute: 0, createdAt: '', revokedAt: null }),
-  consume: async () => undefined,
+  consume: () => undefined,
   describe: async () => undefined,
 } as unknown as AccessControl;
 

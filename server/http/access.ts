@@ -4,12 +4,12 @@
  * 429) never uses any.
  */
 import type { Context } from 'koa';
-import type { ApiKey, ApiKeysStore } from '../store/api-keys';
+import type { ApiKey, ApiKeysStore, KeyLookup } from '../store/api-keys';
 import type { UsageStore } from '../store/usage';
 import { HttpError } from './errors';
 import { outgoing } from './outgoing';
 import { createKeyCache } from './key-cache';
-import { createQuotaLedger } from './quota-ledger';
+import { createQuotaLedger, type Spend } from './quota-ledger';
 
 export interface AccessState {
   apiKey?: ApiKey;
@@ -36,21 +36,24 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
   };
 
   return {
-    /** Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. */
-    async identify(ctx: Context): Promise<void> {
+    /**
+     * Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. Returns a promise
+     * only when the key has to be looked up in the database.
+     */
+    identify(ctx: Context): void | Promise<void> {
       const sent = ctx.get('x-api-key');
       if (!sent) return;
       const state = ctx.state as AccessState;
-      let found;
-      try {
-        found = await keys.lookup(sent.trim());
-      } catch (error) {
+      const record = (found: KeyLookup) => {
+        if (found.status === 'ok') state.apiKey = found.key;
+        else state.keyProblem = found.status;
+      };
+      const found = keys.lookup(sent.trim());
+      if (!(found instanceof Promise)) return record(found);
+      return found.then(record, (error: unknown) => {
         // Public routes (health above all) must answer without the key; keyed ones fail in requireKey.
         state.keyError = error;
-        return;
-      }
-      if (found.status === 'ok') state.apiKey = found.key;
-      else state.keyProblem = found.status;
+      });
     },
 
     /** The key of a keyed route, or a 401 that says what is wrong with it. */
@@ -61,17 +64,21 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
       throw new HttpError('UNAUTHORIZED', KEY_PROBLEMS[state.keyProblem ?? 'missing']);
     },
 
-    /** Counts one served request, or refuses it when this month's quota is used up. */
-    async consume(ctx: Context, key: ApiKey): Promise<void> {
-      const spent = await ledger.spend(key);
-      if (!spent.ok) {
+    /**
+     * Counts one served request, or refuses it when this month's quota is used up. Returns a
+     * promise only when units have to be reserved from the database.
+     */
+    consume(ctx: Context, key: ApiKey): void | Promise<void> {
+      const settle = (spent: Spend) => {
+        if (spent.ok) return setQuotaHeaders(ctx, key, spent.used, spent.resetsAt);
         setQuotaHeaders(ctx, key, key.monthlyQuota, spent.resetsAt);
         const retryAfter = String(Math.max(1, Math.ceil((spent.resetsAt.getTime() - deps.clock().getTime()) / 1000)));
         throw new HttpError('QUOTA_EXCEEDED', `Monthly quota of ${key.monthlyQuota} requests used up; it resets at ${spent.resetsAt.toISOString()}`, {
           'Retry-After': retryAfter,
         });
-      }
-      setQuotaHeaders(ctx, key, spent.used, spent.resetsAt);
+      };
+      const spent = ledger.spend(key);
+      return spent instanceof Promise ? spent.then(settle) : settle(spent);
     },
 
     /** The quota headers of a request that was refused after authentication (nothing counted). */

@@ -12,15 +12,21 @@ const MAX_ENTRIES = 10_000;
 export function createKeyCache(keys: ApiKeysStore, now: () => number = Date.now) {
   // Keyed by a hash of the key, so no raw key is kept around longer than its request.
   const entries = new Map<string, { found: KeyLookup; expiresAt: number }>();
+  const fresh = (id: string) => {
+    const hit = entries.get(id);
+    return hit && hit.expiresAt > now() ? hit.found : undefined;
+  };
+  const fetchAndKeep = async (key: string, id: string) => {
+    const found = await keys.lookup(key);
+    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value ?? '');
+    entries.set(id, { found, expiresAt: now() + KEY_CACHE_TTL_MS });
+    return found;
+  };
   return {
-    async lookup(key: string): Promise<KeyLookup> {
+    /** What is known of the key: at once when it was looked up lately, else from the database. */
+    lookup(key: string): KeyLookup | Promise<KeyLookup> {
       const id = hash('sha256', key, 'base64url');
-      const hit = entries.get(id);
-      if (hit && hit.expiresAt > now()) return hit.found;
-      const found = await keys.lookup(key);
-      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value ?? '');
-      entries.set(id, { found, expiresAt: now() + KEY_CACHE_TTL_MS });
-      return found;
+      return fresh(id) ?? fetchAndKeep(key, id);
     },
     clear(): void {
       entries.clear();

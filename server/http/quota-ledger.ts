@@ -56,9 +56,33 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
       }
     })();
 
+  const take = (account: Account, resetsAt: Date): Spend => {
+    account.unspent--;
+    account.spent++;
+    // What the database has counted, less what is reserved here and not spent yet.
+    return { ok: true, used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
+  };
+
+  const spendAfterLease = async (account: Account, key: ApiKey, resetsAt: Date): Promise<Spend> => {
+    account.demand++;
+    try {
+      for (;;) {
+        if (account.unspent > 0) return take(account, resetsAt);
+        account.lease ??= lease(account, key.monthlyQuota);
+        const granted = await account.lease;
+        if (granted === 0 && account.unspent === 0) return { ok: false, resetsAt };
+      }
+    } finally {
+      account.demand--;
+    }
+  };
+
   return {
-    /** Counts one served request of `key`, or says the month's quota is used up. */
-    async spend(key: ApiKey): Promise<Spend> {
+    /**
+     * Counts one served request of `key`, or says the month's quota is used up. Answers at once
+     * (no promise) while this instance holds reserved units, which is nearly always.
+     */
+    spend(key: ApiKey): Spend | Promise<Spend> {
       const { month, resetsAt } = currentMonth();
       const id = `${key.id}:${month}`;
       let account = accounts.get(id);
@@ -66,22 +90,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
         account = { keyId: key.id, month, unspent: 0, reserved: 0, spent: 0, demand: 0, lease: null };
         accounts.set(id, account);
       }
-      account.demand++;
-      try {
-        for (;;) {
-          if (account.unspent > 0) {
-            account.unspent--;
-            account.spent++;
-            // What the database has counted, less what is reserved here and not spent yet.
-            return { ok: true, used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
-          }
-          account.lease ??= lease(account, key.monthlyQuota);
-          const granted = await account.lease;
-          if (granted === 0 && account.unspent === 0) return { ok: false, resetsAt };
-        }
-      } finally {
-        account.demand--;
-      }
+      return account.unspent > 0 ? take(account, resetsAt) : spendAfterLease(account, key, resetsAt);
     },
 
     /** This month's count for `key`, less what this instance has reserved and not spent. */

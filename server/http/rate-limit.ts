@@ -34,26 +34,35 @@ interface Decision {
 }
 
 /**
- * Asks a koa-ratelimit middleware for its decision through a stand-in context: it writes its
- * numbers there, and our own answer gets the contract's headers (with the reset in seconds from
- * now) in one place, never the library's raw ones.
+ * The context koa-ratelimit is asked through: it writes its numbers here, and our own answer gets
+ * the contract's headers (with the reset in seconds from now) in one place, never the library's
+ * raw ones.
  */
+class StandIn {
+  readonly state: { rateLimitId: string };
+  status = 200;
+  body: unknown = undefined;
+  remaining = 0;
+  reset = 0;
+  allowed = false;
+
+  constructor(id: string) {
+    this.state = { rateLimitId: id };
+  }
+
+  set(fields: Record<string, unknown> | string): void {
+    if (typeof fields === 'string') return; // Retry-After: ours is worked out from the reset
+    this.remaining = Number(fields['X-RateLimit-Remaining']);
+    this.reset = Number(fields['X-RateLimit-Reset']);
+  }
+}
+
 async function decide(limiter: Limiter, id: string): Promise<Decision> {
-  const fields: Record<string, unknown> = {};
-  const standIn = {
-    state: { rateLimitId: id },
-    status: 200,
-    body: undefined as unknown,
-    set(values: Record<string, unknown> | string, value?: unknown) {
-      if (typeof values === 'string') fields[values] = value;
-      else Object.assign(fields, values);
-    },
-  };
-  let allowed = false;
+  const standIn = new StandIn(id);
   await limiter(standIn as never, async () => {
-    allowed = true;
+    standIn.allowed = true;
   });
-  return { allowed, remaining: Number(fields['X-RateLimit-Remaining']), reset: Number(fields['X-RateLimit-Reset']) };
+  return standIn;
 }
 
 export interface RateLimiter {
