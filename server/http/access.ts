@@ -35,6 +35,21 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
     out.set('X-Quota-Reset', resetsAt.toISOString());
   };
 
+  // Helpers are made once, not per request: each function made per request is also renamed per
+  // request by the TypeScript loader, which costs more than the function's work.
+  const recordKey = (state: AccessState, found: KeyLookup): void => {
+    if (found.status === 'ok') state.apiKey = found.key;
+    else state.keyProblem = found.status;
+  };
+  const settle = (ctx: Context, key: ApiKey, spent: Spend): void => {
+    if (spent.ok) return setQuotaHeaders(ctx, key, spent.used, spent.resetsAt);
+    setQuotaHeaders(ctx, key, key.monthlyQuota, spent.resetsAt);
+    const retryAfter = String(Math.max(1, Math.ceil((spent.resetsAt.getTime() - deps.clock().getTime()) / 1000)));
+    throw new HttpError('QUOTA_EXCEEDED', `Monthly quota of ${key.monthlyQuota} requests used up; it resets at ${spent.resetsAt.toISOString()}`, {
+      'Retry-After': retryAfter,
+    });
+  };
+
   return {
     /**
      * Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. Returns a promise
@@ -44,16 +59,15 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
       const sent = ctx.get('x-api-key');
       if (!sent) return;
       const state = ctx.state as AccessState;
-      const record = (found: KeyLookup) => {
-        if (found.status === 'ok') state.apiKey = found.key;
-        else state.keyProblem = found.status;
-      };
       const found = keys.lookup(sent.trim());
-      if (!(found instanceof Promise)) return record(found);
-      return found.then(record, (error: unknown) => {
-        // Public routes (health above all) must answer without the key; keyed ones fail in requireKey.
-        state.keyError = error;
-      });
+      if (!(found instanceof Promise)) return recordKey(state, found);
+      return found.then(
+        (later) => recordKey(state, later),
+        (error: unknown) => {
+          // Public routes (health above all) must answer without the key; keyed ones fail in requireKey.
+          state.keyError = error;
+        },
+      );
     },
 
     /** The key of a keyed route, or a 401 that says what is wrong with it. */
@@ -69,16 +83,8 @@ export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStor
      * promise only when units have to be reserved from the database.
      */
     consume(ctx: Context, key: ApiKey): void | Promise<void> {
-      const settle = (spent: Spend) => {
-        if (spent.ok) return setQuotaHeaders(ctx, key, spent.used, spent.resetsAt);
-        setQuotaHeaders(ctx, key, key.monthlyQuota, spent.resetsAt);
-        const retryAfter = String(Math.max(1, Math.ceil((spent.resetsAt.getTime() - deps.clock().getTime()) / 1000)));
-        throw new HttpError('QUOTA_EXCEEDED', `Monthly quota of ${key.monthlyQuota} requests used up; it resets at ${spent.resetsAt.toISOString()}`, {
-          'Retry-After': retryAfter,
-        });
-      };
       const spent = ledger.spend(key);
-      return spent instanceof Promise ? spent.then(settle) : settle(spent);
+      return spent instanceof Promise ? spent.then((later) => settle(ctx, key, later)) : settle(ctx, key, spent);
     },
 
     /** The quota headers of a request that was refused after authentication (nothing counted). */
