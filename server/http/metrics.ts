@@ -7,9 +7,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../store/database';
 import { HttpError } from './errors';
+import { RequestTally } from './request-tally';
 
 function sameToken(sent: string, expected: string): boolean {
   const a = Buffer.from(sent);
@@ -20,15 +21,12 @@ function sameToken(sent: string, expected: string): boolean {
 export function createMetrics(db: Database) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
-  const latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request',
-    labelNames,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const requests = new RequestTally([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+  requests.register(
+    registry,
+    { name: 'http_requests_total', help: 'HTTP requests answered' },
+    { name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request' },
+  );
   new Gauge({
     name: 'crc_sync_runs',
     help: 'Sync runs recorded, by kind and outcome',
@@ -59,21 +57,9 @@ export function createMetrics(db: Database) {
     },
   });
 
-  // One pair of children per (method, route, status): looking labels up by name costs more than
-  // the counting itself.
-  const children = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
   /** Counts a request once answered; the route label is the route's pattern, never the raw path. */
   const record = (ctx: Context, seconds: number): void => {
-    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-    const id = `${ctx.method} ${route} ${ctx.status}`;
-    let child = children.get(id);
-    if (!child) {
-      const labels = { method: ctx.method, route, status: String(ctx.status) };
-      child = { count: requests.labels(labels), time: latency.labels(labels) };
-      children.set(id, child);
-    }
-    child.count.inc();
-    child.time.observe(seconds);
+    requests.record(ctx.method, (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', ctx.status, seconds);
   };
 
   const mount = (router: Router, token: string | null) => {
