@@ -28,11 +28,18 @@ const KEY_PROBLEMS = {
 export function createAccessControl(deps: { keys: ApiKeysStore; usage: UsageStore; clock: () => Date }) {
   const keys = createKeyCache(deps.keys);
   const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
+  // The ledger hands out one reset instant per second (the month is worked out once a second):
+  // its text is written once too, not on every answer.
+  let lastReset: { at: Date; text: string } | null = null;
+  const resetText = (resetsAt: Date): string => {
+    if (lastReset?.at !== resetsAt) lastReset = { at: resetsAt, text: resetsAt.toISOString() };
+    return lastReset.text;
+  };
   const setQuotaHeaders = (ctx: Context, key: ApiKey, used: number, resetsAt: Date) => {
     const out = outgoing(ctx);
     out.set('X-Quota-Limit', String(key.monthlyQuota));
     out.set('X-Quota-Remaining', String(Math.max(0, key.monthlyQuota - used)));
-    out.set('X-Quota-Reset', resetsAt.toISOString());
+    out.set('X-Quota-Reset', resetText(resetsAt));
   };
 
   // Helpers are made once, not per request: each function made per request is also renamed per

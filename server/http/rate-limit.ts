@@ -10,6 +10,7 @@ import ratelimit from 'koa-ratelimit';
 import type Redis from 'ioredis';
 import type { Logger } from '../logger';
 import { HttpError } from './errors';
+import { MemoryWindows, type WindowDecision } from './memory-windows';
 import { outgoing } from './outgoing';
 
 export interface RateLimitOptions {
@@ -25,24 +26,17 @@ export interface RateLimitOptions {
 
 type Limiter = Middleware;
 
-/** What koa-ratelimit decided for one request, and the numbers it would have sent. */
-interface Decision {
-  allowed: boolean;
-  remaining: number;
-  /** When the window resets, as an epoch: seconds from the memory driver, milliseconds from Redis. */
-  reset: number;
-}
-
 /**
- * The context koa-ratelimit is asked through: it writes its numbers here, and our own answer gets
- * the contract's headers (with the reset in seconds from now) in one place, never the library's
- * raw ones.
+ * The context koa-ratelimit's Redis driver is asked through: it writes its numbers here, and our
+ * own answer gets the contract's headers (with the reset in seconds from now) in one place, never
+ * the library's raw ones.
  */
 class StandIn {
   readonly state: { rateLimitId: string };
   status = 200;
   body: unknown = undefined;
   remaining = 0;
+  /** The window's end as the Redis driver gives it: an epoch in seconds (milliseconds in older versions). */
   reset = 0;
   allowed = false;
 
@@ -57,77 +51,78 @@ class StandIn {
   }
 }
 
-async function decide(limiter: Limiter, id: string): Promise<Decision> {
+async function askRedis(limiter: Limiter, id: string): Promise<WindowDecision> {
   const standIn = new StandIn(id);
   await limiter(standIn as never, async () => {
     standIn.allowed = true;
   });
-  return standIn;
+  const resetsAt = standIn.reset > 1e11 ? standIn.reset : standIn.reset * 1000;
+  return { allowed: standIn.allowed, remaining: standIn.allowed ? standIn.remaining : 0, resetsAt };
 }
 
 export interface RateLimiter {
-  /** Counts the request and sets the three headers; throws the 429 when it is over the limit. */
-  check(ctx: Context): Promise<void>;
+  /**
+   * Counts the request and sets the three headers; throws the 429 when it is over the limit.
+   * Returns a promise only when Redis is asked.
+   */
+  check(ctx: Context): void | Promise<void>;
 }
 
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const now = options.now ?? Date.now;
-  // One Map for the whole process: the memory driver makes a fresh one per request otherwise.
-  const memory = new Map<string, { reset: number }>();
-  const limiters = new Map<string, Limiter>();
-  let redisWarned = false;
+  const windowSeconds = Math.ceil(options.windowMs / 1000);
+  // Without Redis, and while it is unreachable, each instance counts in its own memory.
+  const memory = new MemoryWindows(options.windowMs, now);
+  const sweep = setInterval(() => memory.sweep(), options.windowMs);
+  sweep.unref();
 
-  const limiterFor = (driver: 'memory' | 'redis', max: number): Limiter => {
-    const cacheKey = `${driver}:${max}`;
-    let limiter = limiters.get(cacheKey);
+  const redisLimiters = new Map<number, Limiter>();
+  const redisLimiter = (redis: Redis, max: number): Limiter => {
+    let limiter = redisLimiters.get(max);
     if (!limiter) {
       limiter = ratelimit({
-        driver,
-        db: driver === 'redis' ? (options.redis as Redis) : memory,
+        driver: 'redis',
+        db: redis,
         duration: options.windowMs,
         max,
         namespace: options.namespace,
         id: (ctx) => (ctx.state as { rateLimitId: string }).rateLimitId,
       });
-      limiters.set(cacheKey, limiter);
+      redisLimiters.set(max, limiter);
     }
     return limiter;
   };
-
-  // Expired entries of the memory driver are only replaced when their client returns: sweep them.
-  const sweep = setInterval(() => {
-    const cutoff = now() / 1000;
-    for (const [key, entry] of memory) if (entry.reset < cutoff) memory.delete(key);
-  }, options.windowMs);
-  sweep.unref();
-
-  const check = async (ctx: Context): Promise<void> => {
-    const { id, max } = options.client(ctx);
-    let decision: Decision;
-    if (options.redis && options.redis.status === 'ready') {
-      try {
-        decision = await decide(limiterFor('redis', max), id);
-        redisWarned = false;
-      } catch (error) {
-        if (!redisWarned) options.logger.warn({ err: error }, 'rate limit: Redis unavailable, limiting per instance');
-        redisWarned = true;
-        decision = await decide(limiterFor('memory', max), id);
-      }
-    } else {
-      decision = await decide(limiterFor('memory', max), id);
+  let redisWarned = false;
+  const shared = async (redis: Redis, id: string, max: number): Promise<WindowDecision> => {
+    try {
+      const decision = await askRedis(redisLimiter(redis, max), id);
+      redisWarned = false;
+      return decision;
+    } catch (error) {
+      if (!redisWarned) options.logger.warn({ err: error }, 'rate limit: Redis unavailable, limiting per instance');
+      redisWarned = true;
+      return memory.take(id, max);
     }
+  };
 
-    const resetSeconds = decision.reset > 1e11 ? decision.reset / 1000 : decision.reset; // the Redis driver answers in ms
-    // The drivers keep their own clocks, a hair apart from ours: never more than one window away.
-    const secondsLeft = Math.min(Math.ceil(options.windowMs / 1000), Math.max(0, Math.ceil(resetSeconds - now() / 1000)));
+  const settle = (ctx: Context, max: number, decision: WindowDecision): void => {
+    // Redis keeps its own clock, a hair apart from ours: never more than one window away.
+    const secondsLeft = Math.min(windowSeconds, Math.max(0, Math.ceil((decision.resetsAt - now()) / 1000)));
     const out = outgoing(ctx);
     out.set('X-RateLimit-Limit', String(max));
-    out.set('X-RateLimit-Remaining', decision.allowed ? String(decision.remaining) : '0');
+    out.set('X-RateLimit-Remaining', String(decision.remaining));
     out.set('X-RateLimit-Reset', String(secondsLeft));
     if (!decision.allowed) {
       const retryAfter = String(Math.max(1, secondsLeft));
       throw new HttpError('RATE_LIMITED', `Rate limit of ${max} requests per minute exceeded; retry in ${retryAfter} s`, { 'Retry-After': retryAfter });
     }
+  };
+
+  const check = (ctx: Context): void | Promise<void> => {
+    const { id, max } = options.client(ctx);
+    const redis = options.redis;
+    if (redis && redis.status === 'ready') return shared(redis, id, max).then((decision) => settle(ctx, max, decision));
+    return settle(ctx, max, memory.take(id, max));
   };
   return { check };
 }
