@@ -1,4 +1,4 @@
-import { daysBetween } from '../../shared/dates';
+import { dayNumber } from '../../shared/dates';
 import type { RatePoint } from './types';
 
 /**
@@ -10,11 +10,11 @@ import type { RatePoint } from './types';
  */
 export function dayOffsets(points: readonly RatePoint[]): number[] {
   if (points.length === 0) throw new RangeError('a series needs at least one point');
-  const origin = points[0].date;
+  const origin = dayNumber(points[0].date);
   const xs = new Array<number>(points.length);
   let previous = -1;
   for (let i = 0; i < points.length; i++) {
-    const x = daysBetween(origin, points[i].date);
+    const x = dayNumber(points[i].date) - origin;
     // `!(x > previous)` also catches NaN from a malformed date.
     if (!(x > previous)) {
       throw new RangeError(`points must be strictly ascending valid dates; got ${points[i].date} at index ${i}`);

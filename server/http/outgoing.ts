@@ -31,7 +31,7 @@ export class Outgoing {
   /** Name, value, name, value… in the order first set: the shape `writeHead` takes. */
   private readonly fields: string[] = [];
   private status = 0;
-  private body: string | null = null;
+  private body: string | Buffer | null = null;
 
   set(name: string, value: string): void {
     const at = this.indexOf(name);
@@ -53,8 +53,8 @@ export class Outgoing {
     if (at >= 0) this.fields.splice(at, 2);
   }
 
-  /** Answers with a JSON text (or nothing, for 304), written once everything has run. */
-  send(ctx: Context, status: number, json: string | null): void {
+  /** Answers with JSON, as text or already encoded (or nothing, for 304), written once everything has run. */
+  send(ctx: Context, status: number, json: string | Buffer | null): void {
     ctx.status = status;
     this.status = status;
     this.body = json;
@@ -82,7 +82,7 @@ export class Outgoing {
       res.end();
       return;
     }
-    this.fields.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(this.body)));
+    this.fields.push('Content-Type', JSON_TYPE, 'Content-Length', String(typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.length));
     res.writeHead(this.status, this.fields);
     // Node leaves the body out by itself when the request was HEAD.
     res.end(this.body);
