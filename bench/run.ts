@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   console.log(`backfill of the full history from a local fake upstream: ${backfill.days} days in ${(backfill.ms / 1000).toFixed(2)} s`);
 
   const servers = await start('bench/server.ts');
-  const { full, open, key } = servers.info as { full: number; open: number; key: string };
+  const { full, open, key, pid } = servers.info as { full: number; open: number; key: string; pid: number };
   const auth = { 'x-api-key': key };
   const base = (port: number) => `http://127.0.0.1:${port}`;
   let baseline: Awaited<ReturnType<typeof start>> | null = null;
@@ -142,11 +142,9 @@ async function main(): Promise<void> {
       await compare('/exchange-rate/latest, access control off', 'open', `${base(open)}/api/v1/exchange-rate/latest`, {}, TARGETS.length, constant);
     }
 
-    const rssMb = await new Promise<number>((resolve) => {
-      const pid = servers.child.pid;
-      const status = pid ? fs.readFileSync(`/proc/${pid}/status`, 'utf8') : '';
-      resolve(Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024));
-    });
+    // The server's own pid, as it printed it: `servers.child` is tsx's CLI, which runs the server as its child.
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 
     console.log('\nthroughput and latency at the same connections; ratio = requests/s against the bare server replaying the same answer, vs constant = against its constant JSON');
     console.table(rows.map((r) => ({ route: r.name, conns: r.connections, 'req/s': r.rps, ratio: r.ratio, 'vs constant': r.vsConstant, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors })));

@@ -1,7 +1,7 @@
 /**
  * The servers under test, in their own process so the load generator does not share their event
  * loop: the real app (auth, rate limit and quota on) and the same routes with access control off.
- * Prints one JSON line with the ports and a key once both listen.
+ * Prints one JSON line with the ports, a key and its own pid once both listen.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -63,7 +63,8 @@ async function main(): Promise<void> {
   const open = await listen(bare.callback());
 
   if (process.env.BENCH_PROFILE) await profileUntilExit(process.env.BENCH_PROFILE);
-  process.stdout.write(`${JSON.stringify({ full, open, key, days })}\n`);
+  // Its own pid: the launcher's child is tsx's CLI, whose memory is not the server's.
+  process.stdout.write(`${JSON.stringify({ full, open, key, days, pid: process.pid })}\n`);
 }
 
 /** CPU profile of the serving only (seeding excluded), written on SIGTERM: open it in Chrome DevTools. */
