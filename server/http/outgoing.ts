@@ -82,7 +82,9 @@ export class Outgoing {
       res.end();
       return;
     }
-    this.fields.push('Content-Type', JSON_TYPE, 'Content-Length', String(typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.length));
+    // The length is the body's, always; a type set on purpose is kept.
+    this.set('Content-Length', String(typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.length));
+    if (this.indexOf('Content-Type') < 0) this.fields.push('Content-Type', JSON_TYPE);
     res.writeHead(this.status, this.fields);
     // Node leaves the body out by itself when the request was HEAD.
     res.end(this.body);

@@ -9,6 +9,7 @@ import * as access from './003_access';
 import * as banking from './004_banking';
 import * as insights from './005_insights';
 import * as quotaLeases from './006_quota_leases';
+import * as rateMonths from './007_rate_months';
 
 interface Migration {
   name: string;
@@ -23,6 +24,7 @@ const migrations: Migration[] = [
   { name: '004_banking', ...banking },
   { name: '005_insights', ...insights },
   { name: '006_quota_leases', ...quotaLeases },
+  { name: '007_rate_months', ...rateMonths },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -121,6 +121,20 @@ describe('Outgoing write', () => {
     expect(head.toLowerCase().split('x-request-id:')).toHaveLength(2);
   });
 
+  it('sends one Content-Type and one Content-Length, keeping a type set on purpose and never a stale length', async () => {
+    const port = await serve((ctx, out) => {
+      out.set('content-type', 'application/problem+json');
+      out.set('Content-Length', '999');
+      out.send(ctx, 200, '{"a":1}');
+    });
+    const { head } = await exchange(port, 'GET');
+    const lower = head.toLowerCase();
+    expect(lower.split('content-type:')).toHaveLength(2);
+    expect(lower.split('content-length:')).toHaveLength(2);
+    expect(lower).toContain('\r\ncontent-type: application/problem+json\r\n');
+    expect(lower).toContain('\r\ncontent-length: 7\r\n');
+  });
+
   it('counts Content-Length in bytes, for text with non-ASCII characters and for a Buffer', async () => {
     const text = '{"a":"ñ"}';
     const encoded = Buffer.from('{"b":"ü€"}');
