@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+import { ENCODED_ABOVE_CHARS } from '../server/http/response-cache';
 
 export interface RecordedAnswer {
   status: number;
@@ -28,7 +29,12 @@ async function readStdin(): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const answers = JSON.parse((await readStdin()) || '[]') as RecordedAnswer[];
+  // Written the way the server writes its cached answers: long ones already encoded, short ones
+  // as text that Node sends in one write with the headers.
+  const answers = (JSON.parse((await readStdin()) || '[]') as RecordedAnswer[]).map((answer) => ({
+    ...answer,
+    body: answer.body.length > ENCODED_ABOVE_CHARS ? Buffer.from(answer.body) : answer.body,
+  }));
   const app = new Koa();
   app.use((ctx) => {
     const replay = /^\/replay\/(\d+)$/.exec(ctx.path);
