@@ -1,5 +1,5 @@
 import type { Chart, TrendLine } from '../../shared/types';
-import { lttb } from './lttb';
+import { lttbIndexes } from './lttb';
 import { leastSquares } from './regression';
 import { statistic } from './rounding';
 import { dayOffsets } from './series';
@@ -14,10 +14,10 @@ import type { RatePoint } from './types';
  */
 export function buildChart(points: readonly RatePoint[], maxPoints: number): Chart {
   const xs = dayOffsets(points);
-  // Downsample indexes rather than points so x is looked up, not recomputed from the date.
-  const indexes = points.map((_, i) => i);
-  const kept = lttb(indexes, maxPoints, (i) => xs[i], (i) => points[i].sell);
-  const series = kept.map((i) => ({ date: points[i].date, buy: points[i].buy, sell: points[i].sell }));
+  const buys = points.map((p) => p.buy);
+  const sells = points.map((p) => p.sell);
+  const kept = lttbIndexes(xs, sells, maxPoints);
+  const series = kept.map((i) => ({ date: points[i].date, buy: buys[i], sell: sells[i] }));
   const span = xs[xs.length - 1];
 
   return {
@@ -26,8 +26,8 @@ export function buildChart(points: readonly RatePoint[], maxPoints: number): Cha
     points: series.length,
     series,
     trend: {
-      buy: trendLine(xs, points.map((p) => p.buy), span),
-      sell: trendLine(xs, points.map((p) => p.sell), span),
+      buy: trendLine(xs, buys, span),
+      sell: trendLine(xs, sells, span),
     },
   };
 }

@@ -19,17 +19,26 @@ export function lttb<T>(
   x: (p: T) => number,
   y: (p: T) => number,
 ): T[] {
+  return lttbIndexes(data.map(x), data.map(y), threshold).map((i) => data[i] as T);
+}
+
+/**
+ * The same downsampling over two arrays of coordinates, answering the indexes kept. Callers
+ * with the coordinates at hand (the chart) skip an accessor call per point and per pass, which
+ * is most of the work while the code is not optimised yet, on a server's first charts.
+ */
+export function lttbIndexes(xs: ArrayLike<number>, ys: ArrayLike<number>, threshold: number): number[] {
   if (!Number.isInteger(threshold)) throw new RangeError(`threshold must be an integer, got ${threshold}`);
-  const n = data.length;
-  if (n <= threshold || n <= 2) return data.slice();
-  if (threshold <= 2) return [data[0], data[n - 1]];
+  const n = xs.length;
+  if (n <= threshold || n <= 2) return Array.from({ length: n }, (_, i) => i);
+  if (threshold <= 2) return [0, n - 1];
 
   const buckets = threshold - 2;
   // Start of bucket k over the inner points 1..n−2. Integer product first, then one division:
   // the floor is exact, so the buckets tile the inner points with no gap or overlap.
   const bucketStart = (k: number): number => Math.floor((k * (n - 2)) / buckets) + 1;
 
-  const sampled: T[] = [data[0]];
+  const sampled: number[] = [0];
   let a = 0;
   for (let b = 0; b < buckets; b++) {
     const from = bucketStart(b);
@@ -41,28 +50,28 @@ export function lttb<T>(
     let avgX = 0;
     let avgY = 0;
     for (let j = nextFrom; j < nextTo; j++) {
-      avgX += x(data[j]);
-      avgY += y(data[j]);
+      avgX += xs[j] as number;
+      avgY += ys[j] as number;
     }
     avgX /= nextTo - nextFrom;
     avgY /= nextTo - nextFrom;
 
-    const ax = x(data[a]);
-    const ay = y(data[a]);
+    const ax = xs[a] as number;
+    const ay = ys[a] as number;
     // Default to the bucket's first point so a NaN area can never leave the bucket unpicked.
     let chosen = from;
     let maxArea = -1;
     for (let j = from; j < to; j++) {
       // Twice the triangle's area; the factor ½ does not change which one is largest.
-      const area = Math.abs((ax - avgX) * (y(data[j]) - ay) - (ax - x(data[j])) * (avgY - ay));
+      const area = Math.abs((ax - avgX) * ((ys[j] as number) - ay) - (ax - (xs[j] as number)) * (avgY - ay));
       if (area > maxArea) {
         maxArea = area;
         chosen = j;
       }
     }
-    sampled.push(data[chosen]);
+    sampled.push(chosen);
     a = chosen;
   }
-  sampled.push(data[n - 1]);
+  sampled.push(n - 1);
   return sampled;
 }
