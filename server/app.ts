@@ -117,10 +117,14 @@ export function createApp(deps: AppDeps): App {
       return key ? { id: `key:${key.id}`, max: key.ratePerMinute } : { id: `ip:${ctx.ip}`, max: LIMITS.rateLimit.perMinute };
     },
   });
+  // Awaits only what is pending: a known key and a limit counted in memory answer at once, and
+  // each await of a plain value would still cost a turn of the event loop's queue.
   const guard = async (ctx: Koa.Context) => {
     outgoing(ctx).setAll(API_SECURITY_HEADERS);
-    await access.identify(ctx);
-    await limiter.check(ctx);
+    const identifying = access.identify(ctx);
+    if (identifying) await identifying;
+    const checking = limiter.check(ctx);
+    if (checking) await checking;
   };
   const api = new Router({ prefix: API_PREFIX });
   const exactApi = mountRoutes(api, API_PREFIX, routes, { cache, access, guard, today: perSecond(clock, calendarDay) });

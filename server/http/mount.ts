@@ -78,7 +78,11 @@ async function answer(ctx: Context, route: Route, { cache, access, today }: Moun
     entry = await compute(ctx, route, cache, scope);
     if (route.cache && generation === cache.generation) cache.put(sent, entry);
   }
-  if (apiKey && route.quota) await access.consume(ctx, apiKey);
+  if (apiKey && route.quota) {
+    // A promise only when units have to be reserved from the database.
+    const consuming = access.consume(ctx, apiKey);
+    if (consuming) await consuming;
+  }
   // Routes that count nothing (/usage) still say where the key stands.
   else if (apiKey) await access.describe(ctx, apiKey);
   return entry;

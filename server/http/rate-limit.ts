@@ -1,9 +1,9 @@
 /**
- * Requests per minute per client, on koa-ratelimit, wrapped so that the contract comes out:
- * `X-RateLimit-Reset` in seconds from now (the library sends an epoch, and its two drivers
- * disagree on its unit), a 429 envelope with `Retry-After` of at least one second, and no text
- * body. With Redis the limit is shared by every instance; while Redis is unreachable each
- * instance falls back to its own memory limiter, never to no limit and never to an error.
+ * Requests per minute per client, with the contract's headers: `X-RateLimit-Reset` in seconds
+ * from now, a 429 envelope with `Retry-After` of at least one second, no text body. With Redis
+ * the limit is shared by every instance through koa-ratelimit's Redis driver (its epoch reset
+ * and text body are turned into the contract here). Without Redis, and while it is unreachable,
+ * each instance counts in its own memory windows: never no limit, never an error.
  */
 import type { Context, Middleware } from 'koa';
 import ratelimit from 'koa-ratelimit';
