@@ -21,4 +21,6 @@ VOLUME ["/app/data"]
 # /livez touches no dependency: a slow database must not get the container killed.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "node_modules/tsx/dist/cli.mjs", "server/main.ts"]
+# tsx as a loader in the server's own process: its CLI would run the server as a child and, when
+# that child is slow to acknowledge a SIGTERM, kill it outright instead of letting it drain.
+CMD ["node", "--import", "tsx", "server/main.ts"]

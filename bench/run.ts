@@ -62,7 +62,7 @@ async function record(url: string, headers: Record<string, string>): Promise<Rec
 }
 
 function start(script: string, input = ''): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), script], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       await compare('/exchange-rate/latest, access control off', 'open', `${base(open)}/api/v1/exchange-rate/latest`, {}, TARGETS.length, constant);
     }
 
-    // The server's own pid, as it printed it: `servers.child` is tsx's CLI, which runs the server as its child.
+    // The pid the server printed itself: its memory, whatever process launched it.
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 

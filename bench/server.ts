@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const open = await listen(bare.callback());
 
   if (process.env.BENCH_PROFILE) await profileUntilExit(process.env.BENCH_PROFILE);
-  // Its own pid: the launcher's child is tsx's CLI, whose memory is not the server's.
+  // Its own pid, so its memory is read and not a launcher's.
   process.stdout.write(`${JSON.stringify({ full, open, key, days, pid: process.pid })}\n`);
 }
 
