@@ -8,6 +8,7 @@ import { addDays } from '../../../shared/dates';
 import { createRatesStore, type RatesStore } from '../../../server/store/rates';
 import { rate } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { migrate, migrationSource } from '../../../server/store/migrations';
 
 type Kind = 'monthly' | 'yearly';
 
@@ -102,5 +103,24 @@ describe('period statistics from monthly summaries', () => {
     expect(await database.db('rate_months').count({ n: '*' })).toEqual([{ n: 0 }]);
     await rates.upsert(history());
     await expectSameAsAggregation();
+  });
+});
+
+describe('the monthly summaries migration', () => {
+  it('sums up the rows already stored when it runs, and goes back down cleanly', async () => {
+    const database = await createTestDatabase();
+    try {
+      const rates = createRatesStore(database.db);
+      // Back to before the summaries, with a history written meanwhile (no trigger to see it).
+      await database.db.migrate.down({ migrationSource });
+      expect(await database.db.schema.hasTable('rate_months')).toBe(false);
+      await rates.upsert(history());
+      await migrate(database.db);
+      for (const [from, to] of RANGES) {
+        expect([from, to, await rates.periodStats('monthly', from, to)]).toEqual([from, to, await byAggregation(database, 'monthly', from, to)]);
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });
