@@ -74,9 +74,8 @@ export function createRatesStore(db: Knex) {
     },
 
     /**
-     * Per month or year: the values' average, extremes, first, last and change, computed by the database.
-     * One pass groups the rows; the first and last values are then read by key on each period's first
-     * and last dates, instead of sorting every period's rows to pick them.
+     * Per month or year: the values' average, extremes, first, last and change, computed by the
+     * database from monthly summaries (a year is the sum of its months).
      */
     async periodStats(kind: PeriodKind, from: string, to: string): Promise<PeriodStats[]> {
       const whole = wholeMonths(from, to);
