@@ -38,7 +38,7 @@ export class RequestTally {
     series.buckets[bucket]++;
   }
 
-  /** Registers `name` (a counter of requests) and `name` of the latency histogram on `registry`. */
+  /** Puts the request counter and the latency histogram, under the names given, on `registry`. */
   register(registry: Registry, counter: { name: string; help: string }, histogram: { name: string; help: string }): void {
     registry.registerMetric(this.metric(counter.name, counter.help, 'counter', () => this.counterSamples()));
     registry.registerMetric(this.metric(histogram.name, histogram.help, 'histogram', () => this.histogramSamples(histogram.name)));
