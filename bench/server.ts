@@ -13,12 +13,13 @@ import pino from 'pino';
 import { calendarDay } from '../shared/dates';
 import { perSecond } from '../server/domain/per-second';
 import { API_PREFIX, createApp } from '../server/app';
-import type { AccessControl } from '../server/http/access';
-import { requestLifecycle } from '../server/http/lifecycle';
+import type { AccessControl } from '../server/access/access';
 import { createMetrics } from '../server/http/metrics';
+import { errorEnvelope } from '../server/http/middleware/error-envelope';
+import { recordRequest } from '../server/http/middleware/record-request';
+import { requestId } from '../server/http/middleware/request-id';
+import { apiSecurityHeaders } from '../server/http/middleware/security-headers';
 import { mountRoutes } from '../server/http/mount';
-import { outgoing } from '../server/http/outgoing';
-import { API_SECURITY_HEADERS } from '../server/http/security-headers';
 import { ResponseCache } from '../server/http/response-cache';
 import { createApiKeysStore, type ApiKey } from '../server/store/api-keys';
 import { createTestDatabase } from '../test/helpers/database';
@@ -33,8 +34,10 @@ const listen = (handler: http.RequestListener) =>
 
 /** Lets every request through without a key, a limit or a count: the "off" side of the comparison. */
 const openAccess = {
+  identify: async () => undefined,
+  check: async () => undefined,
   requireKey: (): ApiKey => ({ id: 0, name: 'bench', plan: 'custom', keyPrefix: '', monthlyQuota: 0, ratePerMinute: 0, createdAt: '', revokedAt: null }),
-  consume: () => undefined,
+  consume: async () => undefined,
   describe: async () => undefined,
 } as unknown as AccessControl;
 
@@ -52,13 +55,14 @@ async function main(): Promise<void> {
   const app = createApp({ db, logger });
   const full = await listen(app.callback());
 
-  // The same lifecycle and routes; the guard only sets the security headers.
+  // The same middlewares and routes, with access control off.
   const bare = new Koa();
   const router = new Router({ prefix: API_PREFIX });
-  const guard = async (ctx: Koa.Context) => outgoing(ctx).setAll(API_SECURITY_HEADERS);
-  const exact = mountRoutes(router, API_PREFIX, app.routes, { cache: new ResponseCache(), access: openAccess, guard, today: perSecond(() => new Date(), calendarDay) });
-  bare.use(requestLifecycle({ logger, metrics: createMetrics(db) }));
-  bare.use(exact);
+  mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, today: perSecond(() => new Date(), calendarDay) });
+  bare.use(requestId());
+  bare.use(recordRequest({ logger, metrics: createMetrics(db).requests }));
+  bare.use(errorEnvelope(logger));
+  bare.use(apiSecurityHeaders(API_PREFIX));
   bare.use(router.routes());
   const open = await listen(bare.callback());
 

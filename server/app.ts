@@ -5,10 +5,10 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import cors from '@koa/cors';
+import compress from 'koa-compress';
 import type Redis from 'ioredis';
 import { calendarDay } from '../shared/dates';
 import { perSecond } from './domain/per-second';
-import { LIMITS } from '../shared/limits';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import type { Database } from './store/database';
@@ -19,14 +19,14 @@ import { createRatesInMemory } from './store/rates-in-memory';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createUsageStore } from './store/usage';
 import type { Logger } from './logger';
-import { createAccessControl, type AccessState } from './http/access';
+import { createAccessControl } from './access/access';
 import { mountRoutes } from './http/mount';
-import { outgoing } from './http/outgoing';
-import { requestLifecycle } from './http/lifecycle';
-import { createRateLimiter } from './http/rate-limit';
+import { errorEnvelope } from './http/middleware/error-envelope';
+import { recordRequest } from './http/middleware/record-request';
+import { requestId } from './http/middleware/request-id';
+import { apiSecurityHeaders } from './http/middleware/security-headers';
 import { ResponseCache } from './http/response-cache';
 import type { Route } from './http/route';
-import { API_SECURITY_HEADERS } from './http/security-headers';
 import { convertRoutes } from './http/routes/convert';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
@@ -86,10 +86,11 @@ function corsOrigin(allowed: readonly string[]) {
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const changes = deps.changes ?? createLocalChangeFeed();
+  const redis = deps.redis ?? null;
   const rates = createRatesStore(deps.db);
   // Read routes, the site and insights answer from memory; health keeps asking the database itself.
   const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
-  const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock });
+  const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock, redis, logger: deps.logger });
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
   changes.onKeysChanged(() => access.forgetKeys());
@@ -106,31 +107,11 @@ export function createApp(deps: AppDeps): App {
     version,
   );
 
-  const limiter = createRateLimiter({
-    redis: deps.redis ?? null,
-    logger: deps.logger,
-    namespace: 'api',
-    windowMs: LIMITS.rateLimit.windowSeconds * 1000,
-    // Sheets traffic all comes from Google's servers: a known key is limited on its own.
-    client: (ctx) => {
-      const key = (ctx.state as AccessState).apiKey;
-      return key ? { id: `key:${key.id}`, max: key.ratePerMinute } : { id: `ip:${ctx.ip}`, max: LIMITS.rateLimit.perMinute };
-    },
-  });
-  // Awaits only what is pending: a known key and a limit counted in memory answer at once, and
-  // each await of a plain value would still cost a turn of the event loop's queue.
-  const guard = async (ctx: Koa.Context) => {
-    outgoing(ctx).setAll(API_SECURITY_HEADERS);
-    const identifying = access.identify(ctx);
-    if (identifying) await identifying;
-    const checking = limiter.check(ctx);
-    if (checking) await checking;
-  };
   const api = new Router({ prefix: API_PREFIX });
-  const exactApi = mountRoutes(api, API_PREFIX, routes, { cache, access, guard, today: perSecond(clock, calendarDay) });
+  mountRoutes(api, routes, { cache, access, today: perSecond(clock, calendarDay) });
 
   const site = new Router();
-  mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis: deps.redis ?? null, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
+  mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
   // Liveness touches no dependency: it says the process answers, nothing more.
   site.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -140,15 +121,20 @@ export function createApp(deps: AppDeps): App {
   metrics.mount(site, deps.metricsToken ?? null);
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });
-  const crossOrigin = cors({
-    origin: corsOrigin(deps.corsOrigins ?? ['*']),
-    allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
-    allowHeaders: ['x-api-key', 'content-type', 'if-none-match'],
-    exposeHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-  });
-  koa.use(requestLifecycle({ logger: deps.logger, metrics, crossOrigin }));
-  koa.use(exactApi);
+  koa.use(requestId());
+  koa.use(recordRequest({ logger: deps.logger, metrics: metrics.requests }));
+  koa.use(compress());
+  koa.use(
+    cors({
+      origin: corsOrigin(deps.corsOrigins ?? ['*']),
+      allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
+      allowHeaders: ['x-api-key', 'content-type', 'if-none-match'],
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  );
+  koa.use(errorEnvelope(deps.logger));
+  koa.use(apiSecurityHeaders(API_PREFIX));
   for (const router of [api, site]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());

@@ -1,22 +1,20 @@
 /**
- * Turns the route list into Koa handlers. For each request, in this order: the guard (security
- * headers, the key, the rate limit: 429), the key (401), the parameters (400), the answer (404),
- * served from the response cache with a strong ETag; then the quota is counted, and
- * `If-None-Match` may turn the answer into a 304 (a served request too).
+ * Turns the route list into @koa/router routes. Each route runs its access rules (guard.ts), then
+ * validates its parameters (400), and answers from the response cache (or computes and keeps the
+ * answer) with a strong ETag; `If-None-Match` turns it into a 304.
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { ApiKey } from '../store/api-keys';
-import type { AccessControl } from './access';
-import { outgoing } from './outgoing';
+import type { AccessControl, AccessState } from '../access/access';
+import { guard } from '../access/guard';
+import { matchesEtag } from './etag';
 import type { CachedResponse, ResponseCache } from './response-cache';
 import type { RequestScope, Route } from './route';
 
 export interface MountOptions {
   cache: ResponseCache;
   access: AccessControl;
-  /** Runs first on every route: the security headers, who is calling, the rate limit. */
-  guard: (ctx: Context) => Promise<void>;
+  /** The calendar day in Costa Rica now. */
   today: () => string;
 }
 
@@ -26,102 +24,38 @@ const CACHE_CONTROL = {
   public: 'public, max-age=60',
 } as const;
 
-/**
- * RFC 9110 13.1.2, weak comparison. Koa's `ctx.fresh` is not used: it ignores If-None-Match when
- * the request says `Cache-Control: no-cache`, which fetch() adds to every conditional request.
- */
-export function matchesEtag(ifNoneMatch: string, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
-}
-
-/**
- * What a handler knows about its request. The origin is worked out only if asked for (the
- * documents ask); a class, because an object literal with a getter gets a hidden class of its
- * own each time, which costs the garbage collector dearly at thousands of requests a second.
- */
-class Scope implements RequestScope {
-  constructor(
-    readonly today: string,
-    readonly apiKey: ApiKey | null,
-    private readonly ctx: Context,
-  ) {}
-
-  get origin(): string {
-    // Not `ctx.origin`: since Koa 3 that is the request's Origin header (null without one).
-    return `${this.ctx.protocol}://${this.ctx.host}`;
-  }
-}
-
-async function compute(ctx: Context, route: Route, cache: ResponseCache, scope: RequestScope): Promise<CachedResponse> {
-  const query = route.parse(ctx.query);
+async function answerOf(route: Route, query: Record<string, unknown>, scope: RequestScope, cache: ResponseCache): Promise<CachedResponse> {
+  if (!route.cache) return cache.wrap(serialise(route, await route.handle(query, scope)));
+  // Equal queries written differently (order, case, defaults) share the entry of their parsed form.
   const key = `${scope.today} ${route.path} ${JSON.stringify(query)}`;
-  const hit = route.cache ? cache.get(key) : undefined;
+  const hit = cache.get(key);
   if (hit) return hit;
   const generation = cache.generation;
-  const data = await route.handle(query, scope);
-  const body = JSON.stringify(route.raw ? data : { success: true, data });
+  const text = serialise(route, await route.handle(query, scope));
   // An answer computed while the data changed is sent but not kept.
-  return route.cache && generation === cache.generation ? cache.set(key, body) : cache.wrap(body);
+  return generation === cache.generation ? cache.set(key, text) : cache.wrap(text);
 }
 
-async function answer(ctx: Context, route: Route, { cache, access, today }: MountOptions, apiKey: ApiKey | null): Promise<CachedResponse> {
-  const scope = new Scope(today(), apiKey, ctx);
-  // The query string as sent finds an answer without parsing it: only valid ones were ever kept,
-  // and equal queries written differently share the entry of their parsed form.
-  const sent = `${scope.today} ${route.path}?${ctx.querystring}`;
-  let entry = route.cache ? cache.get(sent) : undefined;
-  if (!entry) {
-    const generation = cache.generation;
-    entry = await compute(ctx, route, cache, scope);
-    if (route.cache && generation === cache.generation) cache.put(sent, entry);
-  }
-  if (apiKey && route.quota) {
-    // A promise only when units have to be reserved from the database.
-    const consuming = access.consume(ctx, apiKey);
-    if (consuming) await consuming;
-  }
-  // Routes that count nothing (/usage) still say where the key stands.
-  else if (apiKey) await access.describe(ctx, apiKey);
-  return entry;
-}
+const serialise = (route: Route, data: unknown) => JSON.stringify(route.raw ? data : { success: true, data });
 
-/**
- * Mounts the routes on the router, and returns a middleware to place before it that finds a GET
- * or HEAD of an exact API path in one lookup: every API path is static, and the router would test
- * each pattern in turn and compose a chain per request. Anything else (a trailing slash, another
- * method) goes on to the router, which answers it as before.
- */
-export function mountRoutes(router: Router, prefix: string, routes: readonly Route[], options: MountOptions): Middleware {
-  const exact = new Map<string, Middleware>();
-  for (const route of routes) {
-    const handle: Middleware = async (ctx) => {
-      await options.guard(ctx);
-      const apiKey = route.access === 'key' ? options.access.requireKey(ctx) : null;
-      let entry;
-      try {
-        entry = await answer(ctx, route, options, apiKey);
-      } catch (error) {
-        // Refused after authentication: the quota headers still tell where the key stands.
-        if (apiKey && route.quota && !outgoing(ctx).get('X-Quota-Limit')) await options.access.describe(ctx, apiKey);
-        throw error;
-      }
-      const out = outgoing(ctx);
-      out.set('Cache-Control', CACHE_CONTROL[route.access]);
-      out.set('ETag', entry.etag);
-      if (matchesEtag(ctx.get('if-none-match'), entry.etag)) out.send(ctx, 304, null);
-      else out.send(ctx, 200, entry.body);
-    };
-    router.get(route.path, handle);
-    exact.set(prefix + route.path, handle);
-  }
-  return (ctx, next) => {
-    const handle = ctx.method === 'GET' || ctx.method === 'HEAD' ? exact.get(ctx.path) : undefined;
-    if (!handle) return next();
-    // What the router records, for the metrics' route label.
-    (ctx as { _matchedRoute?: string })._matchedRoute = ctx.path;
-    return handle(ctx, next);
+function serve(route: Route, { cache, today }: MountOptions): Middleware {
+  return async function serve(ctx: Context) {
+    const query = route.parse(ctx.query);
+    const { apiKey }: AccessState = ctx.state;
+    // Not `ctx.origin`: since Koa 3 that is the request's Origin header.
+    const scope: RequestScope = { today: today(), apiKey: apiKey ?? null, origin: `${ctx.protocol}://${ctx.host}` };
+    const entry = await answerOf(route, query, scope, cache);
+    ctx.set('Cache-Control', CACHE_CONTROL[route.access]);
+    ctx.set('ETag', entry.etag);
+    if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = entry.body;
   };
+}
+
+export function mountRoutes(router: Router, routes: readonly Route[], options: MountOptions): void {
+  for (const route of routes) router.get(route.path, guard(options.access, route), serve(route, options));
 }

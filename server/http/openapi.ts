@@ -22,7 +22,7 @@ const DESCRIPTION = `The official USD/CRC exchange rate of the Banco Central de 
 
 **Definitions.** Volatility is the sample standard deviation (n − 1) of the percentage changes between consecutive records. \`slopePerDay\` is the ordinary least squares slope against calendar days. The trend is up or down by the slope's sign when |slope × days spanned| ≥ 0.1 % of the average, else stable. Charts are downsampled with Largest-Triangle-Three-Buckets on the sell rate, keeping the first and last records.
 
-**Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304.`;
+**Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304, which is not counted against the quota.`;
 
 const ERROR_TEXT: Record<ErrorCode, string> = {
   BAD_REQUEST: 'A parameter is missing, malformed or out of range; the message names it.',

@@ -3,12 +3,11 @@
  * parameters. Dropped whole whenever rates are written; the time limit only bounds how stale an
  * instance can be if it ever misses a change notice.
  */
-import { createHash } from 'node:crypto';
+import { strongEtag } from './etag';
 
 /**
- * Answers longer than this are kept encoded: written as text, a 150 KB answer is encoded again on
- * every request. Shorter ones stay text, which Node sends in one write with the headers, while a
- * buffer goes out in a second one that costs more than encoding a few kilobytes.
+ * Answers longer than this are kept encoded: kept as text, a 150 KB answer would be encoded again
+ * on every request. Shorter ones stay text, which Node sends in one write with the headers.
  */
 export const ENCODED_ABOVE_CHARS = 8 * 1024;
 
@@ -16,10 +15,6 @@ export interface CachedResponse {
   readonly body: string | Buffer;
   readonly etag: string;
   readonly expiresAt: number;
-}
-
-export function strongEtag(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 export class ResponseCache {
@@ -40,20 +35,15 @@ export class ResponseCache {
     return undefined;
   }
 
-  set(key: string, body: string): CachedResponse {
-    const entry = this.wrap(body);
-    this.put(key, entry);
-    return entry;
-  }
-
-  /** Files an entry under one more key (the same answer asked for in other words). */
-  put(key: string, entry: CachedResponse): void {
+  set(key: string, text: string): CachedResponse {
+    const entry = this.wrap(text);
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: the first key is the oldest entry.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(key, entry);
+    return entry;
   }
 
   /** An entry for a body that is not kept. */

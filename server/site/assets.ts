@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { strongEtag } from '../http/response-cache';
+import { strongEtag } from '../http/etag';
 import { sendWithEtag } from './respond';
 
 const FILES = {

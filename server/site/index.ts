@@ -9,7 +9,7 @@ import type { Logger } from '../logger';
 import type { Database } from '../store/database';
 import { createAccessRequestsStore } from '../store/access-requests';
 import type { RatesStore } from '../store/rates';
-import { rateLimit } from '../http/rate-limit';
+import { limitPerIp } from '../access/rate-limit';
 import { loadAssets } from './assets';
 import { mountDocs } from './docs';
 import { formErrorsAsPages, mountLanding } from './landing';
@@ -37,19 +37,13 @@ export const SITE_LIMITS = { pagesPerMinute: 1200, formPostsPer10Minutes: 10 } a
 export function mountSite(router: Router, deps: SiteDeps): void {
   const assets = loadAssets();
   const latest = createLatestRate({ rates: deps.rates, clock: deps.clock, onRatesChanged: deps.onRatesChanged });
-  const pagesLimit = rateLimit({
-    redis: deps.redis,
-    logger: deps.logger,
-    namespace: 'site',
-    windowMs: 60_000,
-    client: (ctx) => ({ id: `ip:${ctx.ip}`, max: SITE_LIMITS.pagesPerMinute }),
-  });
+  const pagesLimit = limitPerIp({ redis: deps.redis, logger: deps.logger, namespace: 'site', windowSeconds: 60, max: SITE_LIMITS.pagesPerMinute });
 
   // Before the form's limit, so that its refusal too becomes a page for a plain form post.
   router.use('/request-access', formErrorsAsPages(assets));
   router.use(
     '/request-access',
-    rateLimit({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowMs: 10 * 60_000, client: (ctx) => ({ id: `ip:${ctx.ip}`, max: SITE_LIMITS.formPostsPer10Minutes }) }),
+    limitPerIp({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowSeconds: 10 * 60, max: SITE_LIMITS.formPostsPer10Minutes }),
   );
   mountRequestAccess(router, createAccessRequestsStore(deps.db));
   mountLanding(router, { latest, assets, limit: pagesLimit });

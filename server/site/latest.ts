@@ -5,7 +5,7 @@
  */
 import { calendarDay } from '../../shared/dates';
 import type { ExchangeRate } from '../../shared/types';
-import { strongEtag } from '../http/response-cache';
+import { strongEtag } from '../http/etag';
 import type { RatesStore } from '../store/rates';
 
 /** What /widget-data.json answers; all null before the first rate is stored. */

@@ -4,8 +4,7 @@
  * allows 'self' only, with no 'unsafe-inline' anywhere (scripts and styles are files).
  */
 import type { Context } from 'koa';
-import { matchesEtag } from '../http/mount';
-import { strongEtag } from '../http/response-cache';
+import { matchesEtag, strongEtag } from '../http/etag';
 
 const POLICY = ["default-src 'self'", "base-uri 'none'", "object-src 'none'", "form-action 'self'", "img-src 'self' data:"];
 

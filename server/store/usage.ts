@@ -1,7 +1,7 @@
 /**
  * Monthly usage per key, counted in PostgreSQL so that a restart loses nothing and every instance
  * shares it. Units are reserved by one locked statement that never passes the quota (see
- * http/quota-ledger.ts for how instances spend them).
+ * access/quota-ledger.ts for how instances spend them).
  */
 import type { Knex } from 'knex';
 

@@ -1,6 +1,6 @@
 /** The caller's own usage this month: never counted against the quota it reports. */
 import { UsageSchema } from '../../../shared/schemas';
-import type { AccessControl } from '../access';
+import type { AccessControl } from '../../access/access';
 import { defineRoute, type Route } from '../route';
 
 export function usageRoutes({ access }: { access: AccessControl }): Route[] {

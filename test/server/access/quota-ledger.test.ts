@@ -2,7 +2,7 @@
  * The ledger behind the monthly quota: leases from the database spent in memory, exact at the
  * end of a quota, and handed back on release.
  */
-import { createQuotaLedger, leaseSize, MAX_LEASE } from '../../../server/http/quota-ledger';
+import { createQuotaLedger, leaseSize, MAX_LEASE } from '../../../server/access/quota-ledger';
 import { createApiKeysStore, type ApiKey } from '../../../server/store/api-keys';
 import { createUsageStore } from '../../../server/store/usage';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';

@@ -79,10 +79,10 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
 
   return {
     /**
-     * Counts one served request of `key`, or says the month's quota is used up. Answers at once
-     * (no promise) while this instance holds reserved units, which is nearly always.
+     * Counts one served request of `key`, or says the month's quota is used up. Needs no round
+     * trip while this instance holds reserved units, which is nearly always.
      */
-    spend(key: ApiKey): Spend | Promise<Spend> {
+    async spend(key: ApiKey): Promise<Spend> {
       const { month, resetsAt } = currentMonth();
       const id = `${key.id}:${month}`;
       let account = accounts.get(id);

@@ -24,7 +24,7 @@ export function createKeyCache(keys: ApiKeysStore, now: () => number = Date.now)
   };
   return {
     /** What is known of the key: at once when it was looked up lately, else from the database. */
-    lookup(key: string): KeyLookup | Promise<KeyLookup> {
+    async lookup(key: string): Promise<KeyLookup> {
       const id = hash('sha256', key, 'base64url');
       return fresh(id) ?? fetchAndKeep(key, id);
     },

@@ -1,0 +1,123 @@
+/**
+ * Who is calling and what they may still do: the key, the per-minute limit and the monthly quota.
+ * Each rule is a plain async function of the request; `guard` (guard.ts) applies them in order.
+ */
+import type { Context } from 'koa';
+import type Redis from 'ioredis';
+import { LIMITS } from '../../shared/limits';
+import { HttpError } from '../http/errors';
+import type { Logger } from '../logger';
+import type { ApiKey, ApiKeysStore } from '../store/api-keys';
+import type { UsageStore } from '../store/usage';
+import { createKeyCache } from './key-cache';
+import { createQuotaLedger } from './quota-ledger';
+import { applyDecision, createRateLimiter } from './rate-limit';
+
+/** What `identify` learns of the request, kept in `ctx.state`. */
+export interface AccessState {
+  apiKey?: ApiKey;
+  keyProblem?: 'malformed' | 'unknown' | 'revoked';
+  /** The lookup itself failed (the database is down): not the caller's fault. */
+  keyError?: unknown;
+}
+
+const KEY_PROBLEMS = {
+  missing: 'An API key is required: send it in the x-api-key header',
+  malformed: 'The API key is not valid: check that it was copied whole (it starts with crc_live_)',
+  unknown: 'The API key is not valid',
+  revoked: 'The API key has been revoked',
+} as const;
+
+export interface AccessDeps {
+  keys: ApiKeysStore;
+  usage: UsageStore;
+  clock: () => Date;
+  /** Shares the per-minute limit across instances; null keeps it in this process. */
+  redis: Redis | null;
+  logger: Logger;
+}
+
+export function createAccessControl(deps: AccessDeps) {
+  const keys = createKeyCache(deps.keys);
+  const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
+  const limiter = createRateLimiter({ redis: deps.redis, logger: deps.logger, namespace: 'api', windowSeconds: LIMITS.rateLimit.windowSeconds });
+
+  const setQuotaHeaders = (ctx: Context, key: ApiKey, used: number, resetsAt: Date) => {
+    ctx.set('X-Quota-Limit', String(key.monthlyQuota));
+    ctx.set('X-Quota-Remaining', String(Math.max(0, key.monthlyQuota - used)));
+    ctx.set('X-Quota-Reset', resetsAt.toISOString());
+  };
+
+  return {
+    /** Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. */
+    async identify(ctx: Context): Promise<void> {
+      const sent = ctx.get('x-api-key');
+      if (!sent) return;
+      const state: AccessState = ctx.state;
+      try {
+        const found = await keys.lookup(sent.trim());
+        if (found.status === 'ok') state.apiKey = found.key;
+        else state.keyProblem = found.status;
+      } catch (error) {
+        // Public routes (health above all) must answer without the key; keyed ones fail in requireKey.
+        state.keyError = error;
+      }
+    },
+
+    /**
+     * Counts the request against the per-minute limit and sets its headers; 429 when over it.
+     * A known key is limited on its own (Sheets traffic all comes from Google's addresses);
+     * anyone else by address.
+     */
+    async check(ctx: Context): Promise<void> {
+      const { apiKey }: AccessState = ctx.state;
+      const decision = apiKey ? await limiter.take(`key:${apiKey.id}`, apiKey.ratePerMinute) : await limiter.take(`ip:${ctx.ip}`, LIMITS.rateLimit.perMinute);
+      applyDecision(ctx, decision);
+    },
+
+    /** The key of a keyed route, or a 401 that says what is wrong with it. */
+    requireKey(ctx: Context): ApiKey {
+      const state: AccessState = ctx.state;
+      if (state.apiKey) return state.apiKey;
+      if (state.keyError !== undefined) throw state.keyError;
+      throw new HttpError('UNAUTHORIZED', KEY_PROBLEMS[state.keyProblem ?? 'missing']);
+    },
+
+    /** Counts one served request, or refuses it (429) when this month's quota is used up. */
+    async consume(ctx: Context, key: ApiKey): Promise<void> {
+      const spent = await ledger.spend(key);
+      if (spent.ok) return setQuotaHeaders(ctx, key, spent.used, spent.resetsAt);
+      setQuotaHeaders(ctx, key, key.monthlyQuota, spent.resetsAt);
+      const retryAfter = String(Math.max(1, Math.ceil((spent.resetsAt.getTime() - deps.clock().getTime()) / 1000)));
+      throw new HttpError('QUOTA_EXCEEDED', `Monthly quota of ${key.monthlyQuota} requests used up; it resets at ${spent.resetsAt.toISOString()}`, {
+        'Retry-After': retryAfter,
+      });
+    },
+
+    /** The quota headers of an answer that counted nothing (a refusal, `/usage`). */
+    async describe(ctx: Context, key: ApiKey): Promise<void> {
+      const { used, resetsAt } = await ledger.used(key);
+      setQuotaHeaders(ctx, key, used, resetsAt);
+    },
+
+    /** Keys changed somewhere (a revoke): forget what was looked up. */
+    forgetKeys: () => keys.clear(),
+
+    /** Gives unspent quota back to the database; call it when the instance stops. */
+    release: () => ledger.release(),
+
+    async usage(key: ApiKey) {
+      const { used, resetsAt } = await ledger.used(key);
+      return {
+        plan: key.plan,
+        monthlyQuota: key.monthlyQuota,
+        used,
+        remaining: Math.max(0, key.monthlyQuota - used),
+        resetsAt: resetsAt.toISOString(),
+        ratePerMinute: key.ratePerMinute,
+      };
+    },
+  };
+}
+
+export type AccessControl = ReturnType<typeof createAccessControl>;

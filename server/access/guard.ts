@@ -1,0 +1,32 @@
+/**
+ * The access rules of one route, in the contract's order: who is calling, the per-minute limit
+ * (429), the key (401); then the route answers, and only a served answer (200) counts against the
+ * monthly quota (429 when it is used up). A refusal, a 304 and `/usage` count nothing, but a keyed
+ * answer always says where the key stands.
+ */
+import type { Middleware } from 'koa';
+import type { AccessControl } from './access';
+
+export interface GuardedRoute {
+  /** `key` routes need `x-api-key`; `public` ones do not. */
+  access: 'key' | 'public';
+  /** Whether a served answer counts against the monthly quota. */
+  quota: boolean;
+}
+
+export function guard(access: AccessControl, route: GuardedRoute): Middleware {
+  return async function guard(ctx, next) {
+    await access.identify(ctx);
+    await access.check(ctx);
+    if (route.access === 'public') return next();
+    const key = access.requireKey(ctx);
+    try {
+      await next();
+    } catch (error) {
+      await access.describe(ctx, key);
+      throw error;
+    }
+    if (route.quota && ctx.status === 200) await access.consume(ctx, key);
+    else await access.describe(ctx, key);
+  };
+}

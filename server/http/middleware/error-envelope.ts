@@ -1,0 +1,76 @@
+/**
+ * The one error path: whatever is thrown while serving a request, and a request no route
+ * answered, becomes the API's envelope here. Client errors keep their message; anything
+ * unexpected is logged in full and answered with a fixed text, so no stack trace, SQL or secret
+ * ever reaches a client.
+ */
+import type { Context, Middleware } from 'koa';
+import type { ErrorCode } from '../../../shared/errors';
+import type { Logger } from '../../logger';
+import { isDatabaseUnreachable } from '../../store/database';
+import { HttpError } from '../errors';
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface StatusError {
+  status?: number;
+  expose?: boolean;
+  message?: string;
+}
+
+function asHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  // A database that cannot be reached is an outage, not a bug: 503 (logged below like any 5xx).
+  if (isDatabaseUnreachable(error)) return new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
+  // Errors raised by Koa and its middleware (a malformed body, a payload too large) carry a 4xx status.
+  const e = error as StatusError | null;
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return new HttpError(STATUS_CODES[e.status] ?? 'BAD_REQUEST', e.message ?? 'Bad request');
+  }
+  return null;
+}
+
+/** Nothing answered: a path of no route, or a known path with a method it does not take. */
+function unanswered(ctx: Context): HttpError | null {
+  if (ctx.body != null) return null;
+  // The routers' allowedMethods answered a known path with a wrong (or unknown) method.
+  if (ctx.status === 405 || ctx.status === 501) {
+    const allow = ctx.response.get('Allow') || 'GET, HEAD, OPTIONS';
+    return new HttpError('METHOD_NOT_ALLOWED', `Method ${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}`, { Allow: allow });
+  }
+  if (ctx.status === 404) return new HttpError('NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`);
+  return null;
+}
+
+function render(ctx: Context, error: unknown, logger: Logger): void {
+  const known = asHttpError(error);
+  if (!known || known.status >= 500) {
+    logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known?.message ?? 'request failed');
+  }
+  ctx.remove('ETag');
+  ctx.set(known?.headers ?? {});
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = known?.status ?? 500;
+  ctx.body = known
+    ? { success: false, message: known.message, error: known.code }
+    : { success: false, message: 'Internal server error', error: 'INTERNAL_ERROR' };
+}
+
+export function errorEnvelope(logger: Logger): Middleware {
+  return async function errorEnvelope(ctx, next) {
+    try {
+      await next();
+      const refusal = unanswered(ctx);
+      if (refusal) render(ctx, refusal, logger);
+    } catch (error) {
+      render(ctx, error, logger);
+    }
+  };
+}
