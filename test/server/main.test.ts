@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it: a real process on the embedded database in an empty folder,
+ * `npm start` as a user runs it: the compiled server in a real process, on the embedded database in an empty folder,
  * syncing from the (fake) central bank in the background, answering /api/v1/health, and stopping
  * cleanly on SIGTERM.
  */
@@ -43,8 +43,8 @@ describe('npm start', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, SYNC_CRON: 'off', BCCR_SITE_API_URL: fake.siteUrl, HACIENDA_URL: fake.haciendaUrl };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
-    // As package.json's start script runs it: tsx as a loader, so SIGTERM reaches the server itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env });
+    // As package.json's start script runs it: compiled, then run in the same process, so SIGTERM reaches the server itself.
+    const child = spawn(process.execPath, ['scripts/run.mjs', 'main'], { cwd: ROOT, env });
     try {
       const listening = JSON.parse(await waitForLine(child, /"msg":"listening"/, 30_000)) as { port: number };
       const base = `http://127.0.0.1:${listening.port}/api/v1`;

@@ -1,7 +1,6 @@
 /**
- * Calendar-day arithmetic read digit by digit must answer exactly what parsing the ISO text with
- * `Date.parse` answers: the same day numbers, the same roll-over past a month's end, and NaN for
- * the same malformed texts.
+ * Calendar-day arithmetic: day numbers as the ISO text's own instant, the same roll-over past a
+ * month's end as `Date.parse`, NaN for malformed texts, and whole months of a span.
  */
 import { addDays, dayNumber, daysBetween, wholeMonths } from '../../shared/dates';
 

@@ -103,16 +103,10 @@ export const CATALOG: readonly CatalogEntry[] = Object.freeze(validateCatalog(ra
 
 const byCode = new Map<string, CatalogEntry>();
 const byName = new Map<string, CatalogEntry>();
-const byId = new Map<string, CatalogEntry>();
 for (const entry of CATALOG) {
-  byId.set(entry.id, entry);
   if (entry.buyCode !== null) byCode.set(entry.buyCode, entry);
   if (entry.sellCode !== null) byCode.set(entry.sellCode, entry);
   for (const n of [entry.name, ...entry.aliases]) byName.set(nameKey(n), entry);
-}
-
-export function catalogEntry(id: string): CatalogEntry | undefined {
-  return byId.get(id);
 }
 
 /** The side a catalog code stands for, or null when the code is not in the catalog. */
