@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): App {
       ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
       ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
       ...usageRoutes({ access }),
-      ...healthRoutes({ db: deps.db, rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
+      ...healthRoutes({ rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
     ],
     version,
   );

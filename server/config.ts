@@ -1,5 +1,5 @@
 /**
- * Every environment variable of API.md, parsed and validated once at start. A bad value stops
+ * Every environment variable the README lists, parsed and validated once at start. A bad value stops
  * the process with a message that names the variable, instead of failing later at random.
  */
 import path from 'node:path';

@@ -1,4 +1,4 @@
-/** Every numeric bound of the public contract (API.md), in one place for server, add-on and SDK. */
+/** Every numeric bound of the public contract (docs/api.md), in one place for server, add-on and SDK. */
 export const LIMITS = {
   history: { minDays: 1, maxDays: 365, defaultDays: 30 },
   /** `to - from` may be at most this many days, so a range holds at most 367 records. */

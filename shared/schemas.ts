@@ -1,5 +1,5 @@
 /**
- * The shapes of everything the API returns (API.md). The server validates its documentation
+ * The shapes of everything the API returns (docs/api.md). The server validates its documentation
  * against these, the OpenAPI document is generated from them, and `types.ts` derives the
  * TypeScript types that the server, the add-on and the SDK share.
  */
@@ -180,7 +180,7 @@ export const BestRateSchema = z
 
 /** The languages of `/insights`. */
 export const INSIGHT_LOCALES = ['es', 'en'] as const;
-/** What the window says about the colón (API.md "Insights"). */
+/** What the window says about the colón (docs/api.md). */
 export const VERDICTS = ['appreciation', 'depreciation', 'stable'] as const;
 
 export const InsightsSchema = z

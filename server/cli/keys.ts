@@ -1,5 +1,5 @@
 /**
- * `npm run keys -- create|list|revoke|requests` (API.md "Operator interface"). A new key is
+ * `npm run keys -- create|list|revoke|requests` (see the README). A new key is
  * printed once and never again: only its hash is stored.
  */
 import { parseArgs } from 'node:util';

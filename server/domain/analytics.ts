@@ -10,7 +10,7 @@ type Side = 'buy' | 'sell';
 const SCALE = 10_000;
 
 /**
- * The Analytics object of API.md for a non-empty series, ascending by date.
+ * The Analytics object of docs/api.md for a non-empty series, ascending by date.
  * One pass per side plus the two O(n) passes of the regression, so 20,000 days stay cheap.
  */
 export function analyze(points: readonly RatePoint[]): Analytics {
@@ -67,7 +67,7 @@ function analyzeSide(points: readonly RatePoint[], xs: readonly number[], side: 
     const scaled = Math.round(v * SCALE);
     if (Math.abs(v * SCALE - scaled) > 1e-6) exactAsScaled = false;
     scaledSum += scaled;
-    // Strict comparisons keep the earliest date of a repeated extreme (API.md: minDate/maxDate).
+    // Strict comparisons keep the earliest date of a repeated extreme (docs/api.md: minDate/maxDate).
     if (v < min) {
       min = v;
       minDate = points[i].date;
@@ -89,7 +89,7 @@ function analyzeSide(points: readonly RatePoint[], xs: readonly number[], side: 
   const last = ys[n - 1];
   const sum = exactAsScaled ? new Dec(scaledSum).div(SCALE) : ys.reduce((total, v) => total.plus(v), new Dec(0));
   const average = sum.div(n);
-  // Fewer than 3 records means at most one change: no spread to measure (API.md says 0).
+  // Fewer than 3 records means at most one change: no spread to measure (docs/api.md says 0).
   const volatility = n < 3 ? 0 : Math.sqrt(squaredDeviations / (changes - 1));
   const slopePerDay = n === 1 ? 0 : leastSquares(xs, ys).slope;
   const change = new Dec(last).minus(first);

@@ -6,7 +6,7 @@ import { dayOffsets } from './series';
 import type { RatePoint } from './types';
 
 /**
- * The Chart object of API.md for a non-empty series, ascending by date.
+ * The Chart object of docs/api.md for a non-empty series, ascending by date.
  *
  * The series is downsampled on `sell` (buy comes from the same dates) with x in calendar days,
  * so a gap in the data counts as the time it spans. The trend lines are fitted on every point,

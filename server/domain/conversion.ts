@@ -34,7 +34,7 @@ export function parseAmount(raw: string): Decimal | null {
   return new Dec(raw);
 }
 
-/** API.md: the amount must be > 0 and ≤ 1e12. */
+/** docs/api.md: the amount must be > 0 and ≤ 1e12. */
 export function isAmountInRange(d: Decimal): boolean {
   return d.isFinite() && d.gt(0) && d.lte(LIMITS.convert.maxAmount);
 }
@@ -50,7 +50,7 @@ export function convert(input: ConversionInput): Conversion {
   if (amount === null || !amount.isFinite()) throw new RangeError(`invalid amount ${JSON.stringify(input.amount)}`);
   const echo = { amount: amount.toNumber(), from: input.from, to: input.to, rate: input.rate, date: input.date };
 
-  // Same currency: nothing to convert, but the answer keeps the shape (API.md: rateValue 1).
+  // Same currency: nothing to convert, but the answer keeps the shape (docs/api.md: rateValue 1).
   if (input.from === input.to) return { ...echo, rateValue: 1, result: money(amount) };
 
   if (!(Number.isFinite(input.rateValue) && input.rateValue > 0)) {

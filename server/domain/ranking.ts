@@ -1,5 +1,5 @@
 /**
- * The best-rate ranking of the window quotes (API.md "Banking"). `operation` is the
+ * The best-rate ranking of the window quotes (docs/api.md). `operation` is the
  * institution's side: `buy` ranks who pays the most colones for your dollars, `sell` who charges
  * the fewest. Fresh quotes come before stale ones; equal quotes share a rank (1, 1, 3).
  */

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { LIMITS } from '../../shared/limits';
 
 /**
- * Rounds to `places` decimals, half away from zero (API.md "Dates and numbers").
+ * Rounds to `places` decimals, half away from zero (docs/api.md).
  *
  * Numbers go through decimal.js, which reads a float by its shortest representation: 1.005 is
  * taken as the decimal 1.005 and rounds to 1.01, as a person expects, where `Math.round(x * 100)`

@@ -72,7 +72,7 @@ export function isRequired(schema: z.ZodType): boolean {
 }
 
 /**
- * Validates the known parameters of a query string. Unknown ones are ignored, as API.md says;
+ * Validates the known parameters of a query string. Unknown ones are ignored, as docs/api.md says;
  * a known one given twice is ambiguous and refused.
  */
 export function parseQuery<S extends QueryShape>(shape: S, raw: Record<string, string | string[] | undefined>): ParsedQuery<S> {

@@ -13,7 +13,7 @@ import { LOCKS, withAdvisoryLock } from '../store/locks';
 import { createSyncRunsStore } from '../store/sync-runs';
 import type { Progress, Rejection, SyncDeps } from './sync-official';
 
-/** API.md: `--banking` alone reads the last 7 days. */
+/** As the README says: `--banking` alone reads the last 7 days. */
 export const BANKING_DEFAULT_DAYS = 7;
 
 export interface BankingSummary {

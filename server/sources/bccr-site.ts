@@ -27,9 +27,9 @@ export function parseColumnTitle(title: unknown): string | undefined {
   if (typeof title !== 'string') return undefined;
   const m = /^(\d{1,2})[\s-]+([a-záéíóú]+)\.?[\s-]+(\d{4})$/i.exec(title.trim());
   if (!m) return undefined;
-  const month = MONTHS[m[2]!.toLowerCase()];
+  const month = MONTHS[(m[2] ?? '').toLowerCase()];
   if (month === undefined) return undefined;
-  const date = `${m[3]}-${String(month).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
+  const date = `${m[3]}-${String(month).padStart(2, '0')}-${(m[1] ?? '').padStart(2, '0')}`;
   return isIsoDate(date) ? date : undefined;
 }
 

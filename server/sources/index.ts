@@ -13,7 +13,7 @@ export { checkRate, SANITY_BOUNDS } from './sanity';
 export { UpstreamError, type OfficialSource, type SourceName, type SourceRate } from './types';
 export { createVentanillaSource, type VentanillaDay, type VentanillaQuote, type VentanillaSource } from './ventanilla';
 
-/** The real addresses (API.md "Configuration"); tests and operators override them. */
+/** The real addresses; tests and operators override them. */
 export const UPSTREAM_DEFAULTS = {
   bccrApiUrl: 'https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API',
   bccrSiteApiUrl: 'https://apim.bccr.fi.cr/SDDE/api',

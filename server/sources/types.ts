@@ -18,7 +18,7 @@ export type SourceName = 'bccr-sdde' | 'bccr-site' | 'hacienda';
 
 export interface OfficialSource {
   readonly name: SourceName;
-  /** The `source` stored with each row (API.md: both routes of the central bank are `BCCR`). */
+  /** The `source` stored with each row (docs/api.md: both routes of the central bank are `BCCR`). */
   readonly provider: 'BCCR' | 'Hacienda';
   /** The longest span (in calendar days, inclusive) one `fetchRange` call accepts. */
   readonly maxChunkDays: number;

@@ -24,8 +24,8 @@ export async function withAdvisoryLock<T>(db: Knex, key: number, work: () => Pro
     // The embedded database has a single session shared by the whole process, and a session is
     // granted an advisory lock it already holds again: so the process keeps its own runs apart
     // here (checked and taken synchronously). No other process can open the same files.
-    let held = heldOnEmbedded.get(db);
-    if (!held) heldOnEmbedded.set(db, (held = new Set()));
+    const held = heldOnEmbedded.get(db) ?? new Set<number>();
+    heldOnEmbedded.set(db, held);
     if (held.has(key)) return { acquired: false };
     held.add(key);
     try {

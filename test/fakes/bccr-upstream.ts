@@ -344,11 +344,17 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   function answer(u: URL, req: IncomingMessage, res: ServerResponse): void {
     const match = routeOf(u.pathname);
     requests.push({ route: match?.route ?? 'unknown', method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers });
-    if (!match) return send(res, { status: 404, body: 'Not Found', type: 'text/plain' });
+    if (!match) {
+      send(res, { status: 404, body: 'Not Found', type: 'text/plain' });
+      return;
+    }
     const fault = takeFault(match.route);
     if (fault?.kind === 'hang') return; // never answered; close() drops the connection
     const replaced = fault && faultReply(fault.kind, match.route, fault.retryAfter);
-    if (replaced) return send(res, replaced);
+    if (replaced) {
+      send(res, replaced);
+      return;
+    }
     const rates = fault?.kind === 'outOfBounds' ? outOfBounds : rateFor;
     const h = req.headers;
     const q = u.searchParams;

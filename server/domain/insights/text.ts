@@ -34,7 +34,7 @@ type SpreadMove = 'widened' | 'narrowed' | 'steady' | 'short';
 
 /** The decisions, taken once and independently of the language. */
 interface Reading {
-  /** Fewer than 3 records: no volatility to speak of (API.md: it is 0 then). */
+  /** Fewer than 3 records: no volatility to speak of (docs/api.md: it is 0 then). */
   measurable: boolean;
   /** A low-volatility move whose regression trend points the same way as the change. */
   steady: boolean;
@@ -214,7 +214,7 @@ const spanish: Phrasebook = {
     }
   },
 
-  movesCause(facts, r, f) {
+  movesCause(_facts, r, f) {
     if (!r.notableMove) return null;
     const listed = f.moves.slice(0, r.listedMoves.length).map((m) => `${m.percent} el ${m.date}`);
     const biggest = f.moves[0];
@@ -229,7 +229,7 @@ const spanish: Phrasebook = {
     return `${head}${share}. Saltos así en un solo día suelen responder a operaciones grandes y puntuales en el mercado mayorista (MONEX) más que a un cambio de fondo.`;
   },
 
-  spreadCause(facts, r, f) {
+  spreadCause(_facts, r, f) {
     const s = f.spread;
     switch (r.spreadMove) {
       case 'widened':
@@ -243,7 +243,7 @@ const spanish: Phrasebook = {
     }
   },
 
-  institutionsCause(facts, r, f) {
+  institutionsCause(_facts, r, f) {
     const i = f.institutions;
     if (!i || r.dispersion === null) return null;
     const reading = {
@@ -313,7 +313,7 @@ const english: Phrasebook = {
     }
   },
 
-  movesCause(facts, r, f) {
+  movesCause(_facts, r, f) {
     if (!r.notableMove) return null;
     const listed = f.moves.slice(0, r.listedMoves.length).map((m) => `${m.percent} on ${m.date}`);
     const biggest = f.moves[0];
@@ -328,7 +328,7 @@ const english: Phrasebook = {
     return `${head}${share}. Jumps like these in a single day usually reflect large one-off trades in the wholesale market (MONEX) rather than a shift in fundamentals.`;
   },
 
-  spreadCause(facts, r, f) {
+  spreadCause(_facts, r, f) {
     const s = f.spread;
     switch (r.spreadMove) {
       case 'widened':
@@ -342,7 +342,7 @@ const english: Phrasebook = {
     }
   },
 
-  institutionsCause(facts, r, f) {
+  institutionsCause(_facts, r, f) {
     const i = f.institutions;
     if (!i || r.dispersion === null) return null;
     const reading = {

@@ -2,7 +2,7 @@
 import type { Verdict } from '../../../shared/types';
 
 /**
- * A quarter of a percent either way is the line between a move and noise (API.md "Insights").
+ * A quarter of a percent either way is the line between a move and noise (docs/api.md).
  * The sell rate is colones per dollar, so fewer colones (a negative change) means a stronger
  * colón. Both ends are inclusive: exactly −0.25 is appreciation, exactly 0.25 depreciation.
  */

@@ -1,7 +1,6 @@
 /** Service health: the database answers, how fresh the data is, and when the last sync ended. */
 import { daysBetween } from '../../../shared/dates';
 import { HealthSchema } from '../../../shared/schemas';
-import type { Database } from '../../store/database';
 import type { RatesStore } from '../../store/rates';
 import type { SyncRunsStore } from '../../store/sync-runs';
 import { HttpError } from '../errors';
@@ -14,7 +13,6 @@ export const STALE_AFTER_DAYS = 3;
 export const DATABASE_TIMEOUT_MS = 1000;
 
 export interface HealthDeps {
-  db: Database;
   rates: RatesStore;
   syncRuns: SyncRunsStore;
   version: string;
@@ -33,7 +31,7 @@ async function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export function healthRoutes({ db, rates, syncRuns, version, startedAt }: HealthDeps): Route[] {
+export function healthRoutes({ rates, syncRuns, version, startedAt }: HealthDeps): Route[] {
   return [
     defineRoute({
       path: '/health',

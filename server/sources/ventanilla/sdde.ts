@@ -67,7 +67,7 @@ function indicatorsOf(item: unknown): unknown[] {
   throw parseError(SOURCE, `datos entry without indicadores: ${describe(item)}`);
 }
 
-function valueOf(point: Record<string, unknown>, date: string): number | null {
+function pointValue(point: Record<string, unknown>, date: string): number | null {
   const raw = point.valorDatoPorPeriodo;
   if (raw === null || raw === undefined) return null;
   const value = toNumber(raw);
@@ -128,7 +128,7 @@ export function parseCuadro1015(body: string): VentanillaDay[] {
         if (!isRecord(point)) throw parseError(SOURCE, `series point is not an object: ${describe(point)}`);
         const date = leadingDate(point.fecha);
         if (date === undefined) throw parseError(SOURCE, `bad fecha ${describe(point.fecha)} in indicator ${code || nombre}`);
-        const value = valueOf(point, date);
+        const value = pointValue(point, date);
         if (value === null) continue;
         const day = collected.days.get(date) ?? { buy: null, sell: null };
         const seen = day[side];

@@ -1,5 +1,5 @@
 /**
- * Who may call (API.md "Authentication, limits and headers"): every keyed route answers a missing,
+ * Who may call (docs/api.md): every keyed route answers a missing,
  * unknown, revoked or malformed key with the 401 envelope; public routes need none; routing comes
  * before authentication. Keyed answers are private to the caller, and browsers may call from the
  * configured origins and read the limit headers.

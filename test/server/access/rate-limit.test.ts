@@ -1,5 +1,5 @@
 /**
- * Requests per minute (API.md "Authentication, limits and headers"): exactly the key's rate per
+ * Requests per minute (docs/api.md): exactly the key's rate per
  * window, even when the requests all arrive at once; the IP's 60 when no known key is sent; the
  * contract's headers on every answer; shared by every instance through Redis, and per instance,
  * without errors or delays, while Redis is away.
@@ -139,8 +139,8 @@ describe('shared through Redis by two instances', () => {
     const answers = await inTurns(apps, key, 6);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429]);
     expect(answers.slice(0, 4).map((a) => headerNumber(a, 'X-RateLimit-Remaining'))).toEqual([3, 2, 1, 0]);
-    answers.slice(0, 4).forEach((a) => expectRateHeaders(a, 4));
-    answers.slice(4).forEach((a) => expectRateLimited(a, 4));
+    for (const a of answers.slice(0, 4)) expectRateHeaders(a, 4);
+    for (const a of answers.slice(4)) expectRateLimited(a, 4);
   });
 
   it('lets exactly the rate through when both instances are hit at once', async () => {

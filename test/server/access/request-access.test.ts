@@ -1,5 +1,5 @@
 /**
- * The site's request-access form (API.md "Operator interface"): JSON or form bodies are stored for
+ * The site's request-access form (docs/api.md): JSON or form bodies are stored for
  * the operators, invalid input is a 400 naming the field, a browser gets a thank-you page, and one
  * address can send only so many.
  */
@@ -16,7 +16,10 @@ afterAll(() => t.close());
 
 let addresses = 0;
 /** A client address of its own for each test. */
-const newAddress = () => `198.51.100.${(addresses += 1)}`;
+const newAddress = () => {
+  addresses += 1;
+  return `198.51.100.${addresses}`;
+};
 
 function postJson(ip: string, body: unknown, headers: Record<string, string> = {}) {
   return send(`${t.url}/request-access`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Forwarded-For': ip, ...headers }, body: JSON.stringify(body) });
@@ -32,7 +35,7 @@ it('stores a JSON request', async () => {
   const answer = await postJson(newAddress(), { name: ' Ana Mora ', email: 'ana@example.com', company: 'Finca Sol', plan: 'Pro', message: 'For our invoices.' });
   expect(answer.status).toBe(201);
   expect(answer.body).toEqual({ success: true, data: { id: expect.any(Number), received: true } });
-  const id = (answer.body?.data as { id: number }).id;
+  const id = (answer.body?.data as { id: number } | undefined)?.id;
   expect((await stored()).find((r) => r.id === id)).toEqual({
     id,
     name: 'Ana Mora',
@@ -47,7 +50,7 @@ it('stores a JSON request', async () => {
 it('stores a form request, optional fields left out', async () => {
   const answer = await postForm(newAddress(), { name: 'Luis', email: 'luis@example.org', plan: 'custom' });
   expect(answer.status).toBe(201);
-  const id = (answer.body?.data as { id: number }).id;
+  const id = (answer.body?.data as { id: number } | undefined)?.id;
   expect((await stored()).find((r) => r.id === id)).toMatchObject({ name: 'Luis', email: 'luis@example.org', company: null, plan: 'custom', message: null });
 });
 

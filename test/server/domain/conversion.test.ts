@@ -7,7 +7,7 @@ const usdToCrc = (amount: string, rateValue: number) =>
 const crcToUsd = (amount: string, rateValue: number) =>
   convert({ amount, from: 'CRC', to: 'USD', rate: 'buy', rateValue, date: '2025-01-15' });
 
-describe('convert: the examples of API.md', () => {
+describe('convert: the examples of docs/api.md', () => {
   it('0.1 USD × 506.47 = 50.65 (50.647 rounded)', () => {
     expect(usdToCrc('0.1', 506.47).result).toBe(50.65);
   });

@@ -428,8 +428,8 @@ describe('window sync through the site API, update times and the banking endpoin
     // 08:30 a.m. is 14:30 UTC; 12:05 a.m. is five past midnight (06:05 UTC); Coopenae's 04:45 p.m. is of the day before.
     const updated = Object.fromEntries((await snapshotBanking(database.db)).rates.filter((r) => r.date === TODAY).map((r) => [r.institution_id, r.updated_at]));
     expect(updated['banco-de-costa-rica']).toEqual(new Date('2026-11-20T14:30:00.000Z'));
-    expect(updated['teledolar']).toEqual(new Date('2026-11-20T06:05:00.000Z'));
-    expect(updated['coopenae']).toEqual(new Date('2026-11-19T22:45:00.000Z'));
+    expect(updated.teledolar).toEqual(new Date('2026-11-20T06:05:00.000Z'));
+    expect(updated.coopenae).toEqual(new Date('2026-11-19T22:45:00.000Z'));
     const served = fake.requests.find((r) => r.route === 'ventanillaSite' && r.query.get('fechaAConsultar') === TODAY);
     expect(served).toBeDefined();
 

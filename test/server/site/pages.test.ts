@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let addresses = 0;
-const newAddress = () => `203.0.113.${(addresses += 1)}`;
+const newAddress = () => {
+  addresses += 1;
+  return `203.0.113.${addresses}`;
+};
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${t.url}${path}`, { headers });

@@ -1,5 +1,5 @@
 /**
- * /api/v1/openapi.json: a valid OpenAPI 3.1 document that says what API.md says and what the
+ * /api/v1/openapi.json: a valid OpenAPI 3.1 document that says what docs/api.md says and what the
  * server does: every route and only the routes, parameters with their limits, defaults and
  * enumerations, the key scheme, every error code; and real answers, successes and errors, match
  * the schemas it gives for them.
@@ -20,7 +20,7 @@ import {
   validateWithSwaggerParser,
 } from './support';
 
-/** API.md "Envelope": every code and its status. */
+/** docs/api.md: every code and its status. */
 const API_ERRORS: Record<string, number> = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -118,7 +118,7 @@ describe('OpenAPI document', () => {
       }
     });
 
-    it('gives the limits, defaults and enumerations of API.md', () => {
+    it('gives the limits, defaults and enumerations of docs/api.md', () => {
       const integer = (path: string, name: string) => parameter(path, name).schema;
       expect(integer('/exchange-rate/history', 'days')).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, maximum: 365, default: 30 }));
       expect(integer('/exchange-rate/analytics', 'days')).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, maximum: 20000, default: 30 }));
@@ -185,7 +185,7 @@ describe('OpenAPI document', () => {
       expect(t.app.routes.filter((r) => r.access === 'public').map((r) => r.path).sort()).toEqual([...PUBLIC_PATHS].sort());
     });
 
-    it('names every error code of API.md, each under its status, in the Error schema', () => {
+    it('names every error code of docs/api.md, each under its status, in the Error schema', () => {
       const seen = new Map<string, Set<string>>();
       for (const item of Object.values(doc.paths)) {
         for (const [status, response] of Object.entries(item.get?.responses ?? {})) {
@@ -233,7 +233,7 @@ describe('OpenAPI document', () => {
       for (const r of t.app.routes) {
         const first = await fetch(`${t.api}${r.path}${exampleQuery(r)}`, { headers: { 'x-api-key': t.key } });
         await first.text();
-        // Every success carries a strong ETag (API.md).
+        // Every success carries a strong ETag (docs/api.md).
         const etag = first.headers.get('etag') ?? '';
         expect([r.path, etag]).toEqual([r.path, expect.stringMatching(/^"[^"]+"$/)]);
         const again = await fetch(`${t.api}${r.path}${exampleQuery(r)}`, { headers: { 'x-api-key': t.key, 'if-none-match': etag } });
