@@ -1,4 +1,7 @@
-/** The API's error codes and the HTTP status each one is sent with (API.md "Envelope"). */
+/**
+ * The API's error codes and the HTTP status each one is sent with. Every error answer carries one
+ * of them in `{ "success": false, "message": "…", "error": "CODE" }` (read by shared/envelope.ts).
+ */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -12,14 +15,3 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
-
-export interface ErrorEnvelope {
-  success: false;
-  message: string;
-  error: ErrorCode;
-}
-
-export interface SuccessEnvelope<T> {
-  success: true;
-  data: T;
-}

@@ -1,10 +1,12 @@
 /**
- * Requests to the API and what its answers mean for a sheet. Every answer is the envelope of
- * API.md (`{ success, data }` or `{ success: false, message, error }`); UrlFetchApp runs with
- * `muteHttpExceptions`, so a 4xx arrives here as an answer and is turned into a message that
+ * Requests to the API and what its answers mean for a sheet. The envelope and `Retry-After` are
+ * read as every client reads them (shared/envelope.ts, shared/retry-after.ts); UrlFetchApp runs
+ * with `muteHttpExceptions`, so a 4xx arrives here as an answer and is turned into a message that
  * tells the user what to do. Pure: the fetching itself is the caller's.
  */
+import { readEnvelope } from '../../shared/envelope';
 import type { ErrorCode } from '../../shared/errors';
+import { retryAfterSeconds } from '../../shared/retry-after';
 import { formatReset, type Messages } from './messages';
 
 export interface HttpAnswer {
@@ -49,51 +51,39 @@ export function header(headers: Record<string, unknown>, name: string): string |
   return undefined;
 }
 
-function retryAfterSeconds(headers: Record<string, unknown>): number | null {
-  const n = Number(header(headers, 'Retry-After'));
-  return Number.isFinite(n) && n > 0 ? Math.ceil(n) : null;
-}
-
-interface Envelope {
-  success?: unknown;
-  data?: unknown;
-  message?: unknown;
-  error?: unknown;
+/** At least a second: "try again in 0 s" would only invite a retry the server refuses. */
+function secondsToWait(headers: Record<string, unknown>, now: number): number | null {
+  const seconds = retryAfterSeconds(header(headers, 'Retry-After'), now);
+  return seconds === null ? null : Math.max(1, seconds);
 }
 
 /** The `data` of a successful answer, or an `ApiError` that says what to do. */
 export function readAnswer<T>(answer: HttpAnswer, baseUrl: string, t: Messages, now: number = Date.now()): T {
-  let envelope: Envelope | null = null;
-  try {
-    const parsed: unknown = JSON.parse(answer.body);
-    if (parsed && typeof parsed === 'object' && typeof (parsed as Envelope).success === 'boolean') envelope = parsed as Envelope;
-  } catch {
-    envelope = null;
-  }
-  if (!envelope) {
+  const reading = readEnvelope(answer.status, answer.body);
+  if (reading.kind === 'data') return reading.data as T;
+  if (reading.kind === 'foreign') {
     if (answer.status >= 500) throw new ApiError(t.unavailable(answer.status), answer.status, 'UNEXPECTED');
     throw new ApiError(t.unexpectedAnswer(originOf(baseUrl), answer.status), answer.status, 'UNEXPECTED');
   }
-  if (envelope.success === true && answer.status >= 200 && answer.status < 300) return envelope.data as T;
 
-  const code = String(envelope.error ?? '') as ErrorCode;
-  const detail = typeof envelope.message === 'string' ? envelope.message : `HTTP ${answer.status}`;
+  const code = reading.error;
+  const detail = reading.message ?? `HTTP ${answer.status}`;
   switch (code) {
     case 'UNAUTHORIZED':
       throw new ApiError(/revoked/i.test(detail) ? t.keyRevoked() : t.keyRejected(), answer.status, code);
     case 'QUOTA_EXCEEDED': {
-      const retry = retryAfterSeconds(answer.headers);
-      const reset = header(answer.headers, 'X-Quota-Reset') ?? (retry ? new Date(now + retry * 1000).toISOString() : '');
+      const retry = secondsToWait(answer.headers, now);
+      const reset = header(answer.headers, 'X-Quota-Reset') ?? (retry !== null ? new Date(now + retry * 1000).toISOString() : '');
       throw new ApiError(t.quotaExceeded(formatReset(reset)), answer.status, code);
     }
     case 'RATE_LIMITED':
-      throw new ApiError(t.rateLimited(retryAfterSeconds(answer.headers) ?? 60), answer.status, code);
+      throw new ApiError(t.rateLimited(secondsToWait(answer.headers, now) ?? 60), answer.status, code);
     case 'BAD_REQUEST':
       throw new ApiError(t.badRequest(detail), answer.status, code);
     case 'NOT_FOUND':
       throw new ApiError(t.notFound(detail), answer.status, code);
     default:
-      if (answer.status >= 500) throw new ApiError(t.unavailable(answer.status), answer.status, code || 'UNEXPECTED');
+      if (answer.status >= 500) throw new ApiError(t.unavailable(answer.status), answer.status, code ?? 'UNEXPECTED');
       throw new ApiError(t.unexpectedAnswer(originOf(baseUrl), answer.status), answer.status, 'UNEXPECTED');
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The add-on's fixed settings. The API base and the document property names are the contract of
- * API.md ("Google Sheets add-on settings"); the cache lifetimes follow CacheService's limits.
+ * The add-on's fixed settings. The document property names are stored in users' sheets: renaming
+ * one would lose every saved key and API address. The cache lifetimes follow CacheService's limits.
  */
 
 /**
@@ -13,7 +13,7 @@ declare const __CRC_RATES_PUBLIC_URL__: string | undefined;
 export const DEFAULT_BASE_URL: string =
   typeof __CRC_RATES_PUBLIC_URL__ === 'string' && __CRC_RATES_PUBLIC_URL__ ? __CRC_RATES_PUBLIC_URL__ : PUBLIC_API_BASE_URL;
 
-/** Document properties: shared by the sheet's editors, readable by custom functions (DESIGN.md §4). */
+/** Document properties: shared by the sheet's editors, readable by custom functions. */
 export const PROPERTY = {
   apiKey: 'CRC_RATES_API_KEY',
   baseUrl: 'CRC_RATES_BASE_URL',

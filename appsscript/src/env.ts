@@ -3,7 +3,7 @@
  * The Apps Script side of an `Env`: document properties, the document cache, the spreadsheet's
  * locale and zone, and UrlFetchApp. Custom functions run without the user's authorisation, so
  * only services open to them are touched here: PropertiesService (document), CacheService,
- * read-only SpreadsheetApp, Utilities and UrlFetchApp (DESIGN.md §4).
+ * read-only SpreadsheetApp, Utilities and UrlFetchApp.
  */
 import { TIME_ZONE } from '../../shared/limits';
 import { ApiError, originOf, type HttpAnswer } from './api';

@@ -1,9 +1,9 @@
 /**
- * Exact money arithmetic for EXCHANGECONVERT, matching the API's `/convert` (API.md "Dates and
- * numbers"): 2 decimals, half away from zero, computed on exact decimals. Binary floats miss
- * halves (0.15 × 493.5 is 74.02499999999999 in floats, so it would round to 74.02, not 74.03),
- * so a number is read as the decimal it prints as (`String(n)`, the shortest text that
- * round-trips) and the arithmetic runs on integers (BigInt) with a power-of-ten scale.
+ * Exact money arithmetic for EXCHANGECONVERT, matching the API's `/convert` so that a sheet and
+ * the API never disagree by a cent: 2 decimals, half away from zero, computed on exact decimals.
+ * Binary floats miss halves (0.15 × 493.5 is 74.02499999999999 in floats, so it would round to
+ * 74.02, not 74.03), so a number is read as the decimal it prints as (`String(n)`, the shortest
+ * text that round-trips) and the arithmetic runs on integers (BigInt) with a power-of-ten scale.
  */
 
 import type { Currency } from '../../shared/currencies';

@@ -118,6 +118,8 @@ export async function tour(apiKey: string): Promise<string[]> {
 export async function mistakes(client: ExchangeRateClient): Promise<void> {
   // @ts-expect-error days is a number
   await client.getHistory({ days: '7' });
+  // @ts-expect-error no such parameter (the names are the server's)
+  await client.getHistory({ day: 7 });
   // @ts-expect-error a date is a string or a Date
   await client.getByDate(20250115);
   // @ts-expect-error from and to are both required
@@ -128,6 +130,8 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   await client.getStats({ period: 'weekly', from: '2024-01-01', to: '2024-12-31' });
   // @ts-expect-error only USD and CRC
   await client.convert({ amount: 100, from: 'EUR' });
+  // @ts-expect-error the amount is a number or a numeral string
+  await client.convert({ amount: true });
   // @ts-expect-error the amount is required
   await client.convert({ from: 'USD' });
   // @ts-expect-error the rate is buy or sell

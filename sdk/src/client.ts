@@ -4,22 +4,32 @@ import type {
   BestRate,
   Chart,
   Conversion,
-  Currency,
   ErrorCode,
   ExchangeRate,
   Health,
-  InsightLocale,
   Insights,
-  InstitutionType,
   PeriodStats,
-  RateSide,
   Usage,
 } from './types';
-// Values from shared/ are inlined by the bundler (plain constants, no dependencies).
+// Code from shared/ is inlined by the bundler (dependency-free, shared with the Sheets add-on).
+import { readEnvelope } from '../../shared/envelope';
 import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors';
+import { retryAfterSeconds } from '../../shared/retry-after';
 import { PUBLIC_API_BASE_URL } from '../../shared/service';
 import { toApiDate, type DateInput } from './dates';
 import { ExchangeRateError } from './errors';
+import { QUERY_NAMES, type RouteParams, type RoutePath } from './params.generated';
+import type {
+  AnalyticsParams,
+  BankingRatesParams,
+  BestRateParams,
+  ChartParams,
+  ConvertParams,
+  HistoryParams,
+  InsightsParams,
+  RangeParams,
+  StatsParams,
+} from './params';
 
 /** The public service. Self-hosted installations pass their own `baseUrl` (`http://HOST:PORT/api/v1`). */
 export const DEFAULT_BASE_URL: string = PUBLIC_API_BASE_URL;
@@ -81,74 +91,6 @@ export interface RateLimitInfo {
   quotaReset: string | null;
 }
 
-export type StatsPeriod = 'monthly' | 'yearly';
-
-export interface HistoryParams {
-  /** 1..365 calendar days ending at the latest date (default 30). */
-  days?: number;
-}
-
-export interface RangeParams {
-  /** First day, inclusive. */
-  from: DateInput;
-  /** Last day, inclusive; at most 366 days after `from`. */
-  to: DateInput;
-}
-
-/** Either the last `days` days (1..20000, default 30) or a from/to pair (any span), not both. */
-export type AnalyticsParams = { days?: number; from?: never; to?: never } | { from: DateInput; to: DateInput; days?: never };
-
-export interface StatsParams {
-  /** `monthly` (default) or `yearly`. */
-  period?: StatsPeriod;
-  from: DateInput;
-  to: DateInput;
-}
-
-export interface ChartParams {
-  /** 1..20000 calendar days ending at the latest date (default 30). */
-  days?: number;
-  /** At most this many points, 2..500 (default 90). */
-  points?: number;
-}
-
-export interface ConvertParams {
-  /** Greater than 0, at most 1e12. A decimal string (`'0.1'`, `'1e3'`) is sent exactly as written. */
-  amount: number | string;
-  /** Currency of the amount (default `USD`). */
-  from?: Currency;
-  /** Currency wanted (default: the other one). */
-  to?: Currency;
-  /** Which official rate applies (default `sell`). */
-  rate?: RateSide;
-  /** The day whose rate applies (default: the latest). */
-  date?: DateInput;
-}
-
-export interface BankingRatesParams {
-  /** The day of the snapshot (default: the latest). */
-  date?: DateInput;
-  /** Only institutions of this group. */
-  type?: InstitutionType;
-}
-
-export interface BestRateParams extends BankingRatesParams {
-  /**
-   * The institution's side: `buy` ranks who pays the most colones for your dollars, `sell` who
-   * charges the fewest colones for a dollar.
-   */
-  operation: RateSide;
-}
-
-export interface InsightsParams {
-  /** 7..365 calendar days ending at the latest date (default 30). */
-  days?: number;
-  /** `es` (default) or `en`. */
-  locale?: InsightLocale;
-}
-
-type Query = Record<string, string | number | undefined>;
-
 /** The code an error status stands for when the answer carries no envelope to say it (429: RATE_LIMITED). */
 const CODE_BY_STATUS = new Map<number, ErrorCode>();
 for (const code of ERROR_CODES) if (!CODE_BY_STATUS.has(ERROR_STATUS[code])) CODE_BY_STATUS.set(ERROR_STATUS[code], code);
@@ -162,15 +104,6 @@ function headerInteger(headers: FetchResponseLike['headers'], name: string): num
   const value = headers.get(name)?.trim();
   if (!value || !/^\d+$/.test(value)) return null;
   return Number(value);
-}
-
-/** `Retry-After` in seconds: the API sends whole seconds; an HTTP date is honoured too. */
-function retryAfterSeconds(headers: FetchResponseLike['headers']): number | null {
-  const seconds = headerInteger(headers, 'retry-after');
-  if (seconds !== null) return seconds;
-  const value = headers.get('retry-after');
-  const at = value ? Date.parse(value) : NaN;
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 function nonNegative(name: string, value: number): number {
@@ -211,86 +144,75 @@ export class ExchangeRateClient {
 
   /** `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica). */
   async getLatest(): Promise<ExchangeRate> {
-    return this.request('/exchange-rate/latest');
+    return this.request('/exchange-rate/latest', {});
   }
 
   /** `/exchange-rate?date=`: the record of that day (`NOT_FOUND` when the day has none). */
   async getByDate(date: DateInput): Promise<ExchangeRate> {
-    return this.request('/exchange-rate', { date: toApiDate(date, 'date') });
+    return this.request('/exchange-rate', { date });
   }
 
   /** `/exchange-rate/history`: the records of the last `days` days, ascending. */
   async getHistory(params: HistoryParams = {}): Promise<ExchangeRate[]> {
-    return this.request('/exchange-rate/history', { days: params.days });
+    return this.request('/exchange-rate/history', params);
   }
 
   /** `/exchange-rate/range`: the records with from <= date <= to, ascending (`[]` when none). */
   async getRange(params: RangeParams): Promise<ExchangeRate[]> {
-    return this.request('/exchange-rate/range', { from: toApiDate(params.from, 'from'), to: toApiDate(params.to, 'to') });
+    return this.request('/exchange-rate/range', params);
   }
 
   /** `/exchange-rate/analytics`: statistics of each side over the last `days` days or from/to. */
   async getAnalytics(params: AnalyticsParams = {}): Promise<Analytics> {
-    return this.request('/exchange-rate/analytics', {
-      days: params.days,
-      from: params.from === undefined ? undefined : toApiDate(params.from, 'from'),
-      to: params.to === undefined ? undefined : toApiDate(params.to, 'to'),
-    });
+    return this.request('/exchange-rate/analytics', params);
   }
 
   /** `/exchange-rate/stats`: monthly or yearly statistics between two days, ascending. */
   async getStats(params: StatsParams): Promise<PeriodStats[]> {
-    return this.request('/exchange-rate/stats', { period: params.period, from: toApiDate(params.from, 'from'), to: toApiDate(params.to, 'to') });
+    return this.request('/exchange-rate/stats', params);
   }
 
   /** `/exchange-rate/chart`: a downsampled series of the last `days` days with its trend line. */
   async getChart(params: ChartParams = {}): Promise<Chart> {
-    return this.request('/exchange-rate/chart', { days: params.days, points: params.points });
+    return this.request('/exchange-rate/chart', params);
   }
 
   /** `/convert`: an amount between USD and CRC at the official buy or sell rate. */
   async convert(params: ConvertParams): Promise<Conversion> {
-    return this.request('/convert', {
-      amount: params.amount,
-      from: params.from,
-      to: params.to,
-      rate: params.rate,
-      date: params.date === undefined ? undefined : toApiDate(params.date, 'date'),
-    });
+    return this.request('/convert', params);
   }
 
   /** `/banking/rates`: every institution's window quote of a day, ordered by name. */
   async getBankingRates(params: BankingRatesParams = {}): Promise<BankingRates> {
-    return this.request('/banking/rates', { date: params.date === undefined ? undefined : toApiDate(params.date, 'date'), type: params.type });
+    return this.request('/banking/rates', params);
   }
 
-  /** `/banking/best`: the institutions ranked for buying or selling dollars, best first. */
+  /**
+   * `/banking/best`: the institutions ranked for buying or selling dollars, best first. `buy`
+   * ranks who pays the most colones for your dollars, `sell` who charges the fewest for a dollar.
+   */
   async getBestRate(params: BestRateParams): Promise<BestRate> {
-    return this.request('/banking/best', {
-      operation: params.operation,
-      date: params.date === undefined ? undefined : toApiDate(params.date, 'date'),
-      type: params.type,
-    });
+    return this.request('/banking/best', params);
   }
 
   /** `/insights`: what the colón did over the last `days` days, in words and numbers. */
   async getInsights(params: InsightsParams = {}): Promise<Insights> {
-    return this.request('/insights', { days: params.days, locale: params.locale });
+    return this.request('/insights', params);
   }
 
   /** `/usage`: this month's usage and the limits of your key (never counted against the quota). */
   async getUsage(): Promise<Usage> {
-    return this.request('/usage');
+    return this.request('/usage', {});
   }
 
   /** `/health`: whether the service and its database answer and how fresh the data is (no key needed). */
   async health(): Promise<Health> {
-    return this.request('/health');
+    return this.request('/health', {});
   }
 
   /** Sends one GET, retrying what is worth retrying, and unwraps the envelope. */
-  private async request<T>(path: string, query: Query = {}): Promise<T> {
-    const url = this.url(path, query);
+  private async request<T, P extends RoutePath>(path: P, params: RouteParams[P]): Promise<T> {
+    const url = this.url(path, params);
     for (let attempt = 0; ; attempt += 1) {
       try {
         return (await this.attempt(url)) as T;
@@ -302,10 +224,17 @@ export class ExchangeRateClient {
     }
   }
 
-  private url(path: string, query: Query): string {
+  /**
+   * The route's own parameters, in the server's order, and nothing else the object may hold; a
+   * `Date` becomes its Costa Rica day (an invalid one is refused here, before anything is sent).
+   */
+  private url<P extends RoutePath>(path: P, params: RouteParams[P]): string {
+    const names: readonly string[] = QUERY_NAMES[path];
+    const values: Readonly<Record<string, unknown>> = params;
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) search.append(name, String(value));
+    for (const name of names) {
+      const value = values[name];
+      if (value !== undefined) search.append(name, value instanceof Date ? toApiDate(value, name) : String(value));
     }
     const qs = search.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
@@ -381,30 +310,19 @@ export class ExchangeRateClient {
     }
 
     const { status, headers: responseHeaders } = response;
-    const body = parseJson(text);
+    const reading = readEnvelope(status, text);
+    if (reading.kind === 'data') return reading.data;
     if (status >= 200 && status < 300) {
-      if (isObject(body) && body.success === true && 'data' in body) return body.data;
       throw new ExchangeRateError({ code: 'INVALID_RESPONSE', status, message: `The answer of ${url} is not the API's JSON envelope` });
     }
-    const envelope = isObject(body) && body.success === false ? body : null;
-    const code =
-      envelope && ERROR_CODES.includes(envelope.error as ErrorCode) ? (envelope.error as ErrorCode) : (CODE_BY_STATUS.get(status) ?? 'HTTP_ERROR');
-    const message = envelope && typeof envelope.message === 'string' ? envelope.message : `HTTP ${status} from ${url}`;
+    const envelope = reading.kind === 'error' ? reading : null;
     throw new ExchangeRateError({
-      code,
+      code: envelope?.error ?? CODE_BY_STATUS.get(status) ?? 'HTTP_ERROR',
       status,
-      message,
-      retryAfter: retryAfterSeconds(responseHeaders),
+      message: envelope?.message ?? `HTTP ${status} from ${url}`,
+      retryAfter: retryAfterSeconds(responseHeaders.get('retry-after')),
       requestId: responseHeaders.get('x-request-id'),
     });
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

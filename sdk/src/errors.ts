@@ -1,7 +1,8 @@
 import type { ErrorCode } from './types';
 
 /**
- * What went wrong: one of the API's own error codes (API.md "Envelope"), or one of the client's:
+ * What went wrong: one of the API's own error codes (the `error` of its error answers), or one of
+ * the client's:
  * - `NETWORK_ERROR`: no answer at all (connection refused or reset, DNS failure, …);
  * - `TIMEOUT`: no complete answer within `timeoutMs`;
  * - `INVALID_RESPONSE`: an answer that is not the API's JSON envelope;

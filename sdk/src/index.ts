@@ -10,17 +10,20 @@ export {
   type FetchInit,
   type FetchResponseLike,
   type RateLimitInfo,
-  type StatsPeriod,
-  type HistoryParams,
-  type RangeParams,
-  type AnalyticsParams,
-  type StatsParams,
-  type ChartParams,
-  type ConvertParams,
-  type BankingRatesParams,
-  type BestRateParams,
-  type InsightsParams,
 } from './client';
+// The parameters of each method, generated from the server's routes.
+export type {
+  StatsPeriod,
+  HistoryParams,
+  RangeParams,
+  AnalyticsParams,
+  StatsParams,
+  ChartParams,
+  ConvertParams,
+  BankingRatesParams,
+  BestRateParams,
+  InsightsParams,
+} from './params';
 export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorInit } from './errors';
 export { costaRicaDay, type DateInput } from './dates';
 // Every record type the API returns, as the server types it.

@@ -302,7 +302,7 @@ describe('messages', () => {
 describe('money', () => {
   const usdToCrc = (amount: number, rate: number) => convertAmount(amount, 'USD', 'CRC', rate);
 
-  test("API.md's examples: 0.5 × 493.35 = 246.68 and 0.1 × 506.47 = 50.65", () => {
+  test('the rounding examples: 0.5 × 493.35 = 246.68 and 0.1 × 506.47 = 50.65 (half away from zero)', () => {
     expect(usdToCrc(0.5, 493.35)).toBe(246.68);
     expect(usdToCrc(0.1, 506.47)).toBe(50.65);
   });
@@ -487,6 +487,26 @@ describe('API answers', () => {
     const limited = fail(429, 'RATE_LIMITED', 'slow down', { 'Retry-After': '17' });
     expect(limited.message).toBe('Too many requests: try again in 17 s');
     expect(limited).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+  });
+
+  test('Retry-After as an HTTP date (a proxy may send one), and never a wait of 0 s', () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    const limited = (retryAfter: string) =>
+      (thrown(() => readAnswer(reply(429, { success: false, error: 'RATE_LIMITED', message: 'slow down' }, { 'Retry-After': retryAfter }), base, en, now)) as ApiError)
+        .message;
+    expect(limited('Sun, 22 Nov 2026 12:00:45 GMT')).toBe('Too many requests: try again in 45 s');
+    expect(limited('0')).toBe('Too many requests: try again in 1 s');
+    expect(limited('soon')).toBe('Too many requests: try again in 60 s');
+  });
+
+  test('an error code this add-on does not know, and envelopes that contradict their status', () => {
+    const unknown = thrown(() => readAnswer(reply(402, { success: false, error: 'PAYMENT_REQUIRED', message: 'Pay' }), base, en)) as ApiError;
+    expect(unknown).toMatchObject({ status: 402, code: 'UNEXPECTED' });
+    const unknown5xx = thrown(() => readAnswer(reply(507, { success: false, error: 'INSUFFICIENT_STORAGE', message: 'Full' }), base, en)) as ApiError;
+    expect(unknown5xx).toMatchObject({ status: 507, code: 'UNEXPECTED', message: 'The CRC Rates API is unavailable (HTTP 507): try again later' });
+    const failureOn200 = thrown(() => readAnswer(reply(200, { success: false, error: 'BAD_REQUEST', message: 'x' }), base, en)) as ApiError;
+    expect(failureOn200).toMatchObject({ status: 200, code: 'UNEXPECTED' });
+    expect(thrown(() => readAnswer(reply(200, { success: true }), base, en))).toMatchObject({ status: 200, code: 'UNEXPECTED' });
   });
 
   test('400, 404, 5xx and answers that are not the envelope', () => {

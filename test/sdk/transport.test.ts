@@ -90,6 +90,18 @@ describe('retries', () => {
     expect(waits).toEqual([100, 200]);
   });
 
+  it('honours Retry-After as an HTTP date, which a proxy in front of the API may send', async () => {
+    const inThreeSeconds = new Date(Date.now() + 3000).toUTCString();
+    const s = await stub([{ status: 503, text: '<html>Maintenance</html>', headers: { 'Retry-After': inThreeSeconds } }, ok(RECORD)]);
+    const { sleep, waits } = fakeSleep();
+    const client = new ExchangeRateClient({ apiKey: 'k', baseUrl: s.api, retries: 1, retryDelayMs: 10, sleep });
+    expect(await client.getLatest()).toEqual(RECORD);
+    // The date has whole seconds, so between 2 and 3 s remain when the answer is read.
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(2000);
+    expect(waits[0]).toBeLessThanOrEqual(3000);
+  });
+
   it('reports the last failure when retries run out: an HTML 502 is an HTTP_ERROR', async () => {
     const s = await stub([{ status: 502, text: '<html>Bad Gateway</html>' }]);
     const { sleep, waits } = fakeSleep();
@@ -245,6 +257,15 @@ describe('requests', () => {
     expect(s.requests.slice(0, -1).every((r) => r.headers['x-api-key'] === 'my-key')).toBe(true);
     expect(s.requests.at(-1)?.headers['x-api-key']).toBeUndefined();
     expect(s.requests[0]?.headers.accept).toBe('application/json');
+  });
+
+  it("sends only the route's own parameters, in the server's order", async () => {
+    const s = await stub([ok(RECORD)]);
+    const client = new ExchangeRateClient({ apiKey: 'k', baseUrl: s.api });
+    // As a JavaScript caller could: a parameter of another route and a typo are left out.
+    await client.getHistory({ days: 7, points: 5, dayz: 3 } as never);
+    await client.convert({ date: '2025-01-15', rate: 'buy', amount: 2 });
+    expect(s.requests.map((r) => r.url)).toEqual(['/api/v1/exchange-rate/history?days=7', '/api/v1/convert?amount=2&rate=buy&date=2025-01-15']);
   });
 
   it('formats Date parameters as the calendar day in Costa Rica, never the UTC day', async () => {

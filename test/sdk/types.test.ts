@@ -125,7 +125,7 @@ describe('the built package', () => {
     for (const file of fs.readdirSync(DIST).filter((f) => /\.d\.m?ts$/.test(f))) {
       const text = fs.readFileSync(path.join(DIST, file), 'utf8');
       const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
-      for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[\w-]+\.m?js$/);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[\w-]+(\.generated)?\.m?js$/);
       expect(text).not.toContain('zod');
     }
   });

@@ -1,7 +1,7 @@
 /**
  * The data the add-on tests' server holds: an official rate for every day from FIRST to LAST,
  * from a formula (so tests can compute any expected value), with a few days pinned to the
- * figures of API.md's rounding examples, and one window snapshot on LAST.
+ * figures the rounding examples use (halves that binary floats miss), and one window snapshot on LAST.
  */
 import { addDays, daysBetween } from '../../../shared/dates';
 import type { InstitutionType } from '../../../shared/institutions';

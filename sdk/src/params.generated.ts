@@ -1,0 +1,222 @@
+// Generated from the server's route list (server/http/routes) by sdk/scripts/generate-params.ts.
+// Do not edit: run `node --import tsx sdk/scripts/generate-params.ts` from the repository root.
+// test/sdk/params.test.ts fails whenever this file and the routes disagree.
+
+import type { DateInput } from './dates';
+
+/** The query parameters of each route, by path. */
+export interface RouteParams {
+  /**
+   * The latest official rate (`GET /exchange-rate/latest`).
+   *
+   * The record with the greatest date that is not after today (Costa Rica time).
+   */
+  '/exchange-rate/latest': Record<string, never>;
+  /**
+   * The official rate of one day (`GET /exchange-rate`).
+   *
+   * Every calendar day has a value, weekends and holidays included; 404 when the day has none.
+   */
+  '/exchange-rate': {
+    /**
+     * The day, YYYY-MM-DD.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date: DateInput;
+  };
+  /**
+   * The last days of the series (`GET /exchange-rate/history`).
+   *
+   * Records of the `days` calendar days ending at the latest date (inclusive), ascending by date.
+   */
+  '/exchange-rate/history': {
+    /**
+     * How many calendar days.
+     * An integer from 1 to 365; default 30.
+     */
+    days?: number;
+  };
+  /**
+   * The records between two dates (`GET /exchange-rate/range`).
+   *
+   * Records with from <= date <= to, ascending; at most 366 days apart; [] when none.
+   */
+  '/exchange-rate/range': {
+    /**
+     * First day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from: DateInput;
+    /**
+     * Last day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to: DateInput;
+  };
+  /**
+   * Statistics of a window, per side (`GET /exchange-rate/analytics`).
+   *
+   * Average, extremes, change, volatility (sample standard deviation of daily % changes), least-squares slope and trend over the last `days` days, or over from/to (not both forms).
+   */
+  '/exchange-rate/analytics': {
+    /**
+     * How many calendar days, ending at the latest date.
+     * An integer from 1 to 20000; default 30.
+     */
+    days?: number;
+    /**
+     * First day (with "to" instead of "days").
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from?: DateInput;
+    /**
+     * Last day (with "from" instead of "days").
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to?: DateInput;
+  };
+  /**
+   * Monthly or yearly statistics (`GET /exchange-rate/stats`).
+   *
+   * Per period: average, min, max, first, last and change of each side; periods with no record are left out.
+   */
+  '/exchange-rate/stats': {
+    /**
+     * Length of each period.
+     * Default `monthly`.
+     */
+    period?: 'monthly' | 'yearly';
+    /**
+     * First day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from: DateInput;
+    /**
+     * Last day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to: DateInput;
+  };
+  /**
+   * A series ready to plot, with its trend line (`GET /exchange-rate/chart`).
+   *
+   * At most `points` entries, first and last always kept, downsampled with Largest-Triangle-Three-Buckets on sell; the trend is the least-squares line over every record of the window.
+   */
+  '/exchange-rate/chart': {
+    /**
+     * How many calendar days, ending at the latest date.
+     * An integer from 1 to 20000; default 30.
+     */
+    days?: number;
+    /**
+     * At most this many points in the series.
+     * An integer from 2 to 500; default 90.
+     */
+    points?: number;
+  };
+  /**
+   * Convert an amount between USD and CRC (`GET /convert`).
+   *
+   * USD→CRC multiplies by the rate, CRC→USD divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.
+   */
+  '/convert': {
+    /**
+     * The amount to convert: a number greater than 0 and at most 1e+12; exponent notation is allowed.
+     * A number, or a numeral string sent exactly as written.
+     */
+    amount: number | string;
+    /** Currency of the amount (default USD). */
+    from?: 'USD' | 'CRC';
+    /** Currency wanted (default: the other one). */
+    to?: 'USD' | 'CRC';
+    /**
+     * Which official rate to apply.
+     * Default `sell`.
+     */
+    rate?: 'buy' | 'sell';
+    /**
+     * The day whose rate applies (default: the latest).
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date?: DateInput;
+  };
+  /**
+   * Buy and sell rates of every institution at the window (`GET /banking/rates`).
+   *
+   * Each institution's own quote for the day, ordered by name; `stale` when its last update is older than the day.
+   */
+  '/banking/rates': {
+    /**
+     * The day of the snapshot (default: the latest).
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date?: DateInput;
+    /** Only institutions of this group. */
+    type?: 'public_bank' | 'private_bank' | 'financial' | 'cooperative' | 'mutual' | 'exchange_house' | 'brokerage';
+  };
+  /**
+   * Where to buy or sell dollars at the best price (`GET /banking/best`).
+   *
+   * `operation` is the institution’s side: `buy` ranks who pays the most colones for your dollars (highest buy first); `sell` ranks who charges the fewest colones for a dollar (lowest sell first). Fresh quotes rank before stale ones; ties share a rank. `vsOfficial` compares with the official rate of the same side and day.
+   */
+  '/banking/best': {
+    /** The institution’s side: buy or sell. */
+    operation: 'buy' | 'sell';
+    /**
+     * The day of the snapshot (default: the latest).
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date?: DateInput;
+    /** Only institutions of this group. */
+    type?: 'public_bank' | 'private_bank' | 'financial' | 'cooperative' | 'mutual' | 'exchange_house' | 'brokerage';
+  };
+  /**
+   * A market summary with a verdict, in Spanish or English (`GET /insights`).
+   *
+   * The window's Analytics, a verdict about the colón (from the sell rate's changePercent: appreciation when ≤ −0.25, depreciation when ≥ 0.25, stable otherwise), a summary quoting the real figures and 2 to 4 probable causes tied to them. The text is written by the configured language model from the computed metrics only, or by the built-in statistical text (`generatedBy: statistical`); it is kept for the day.
+   */
+  '/insights': {
+    /**
+     * How many calendar days, ending at the latest date.
+     * An integer from 7 to 365; default 30.
+     */
+    days?: number;
+    /**
+     * Language of summary and causes.
+     * Default `es`.
+     */
+    locale?: 'es' | 'en';
+  };
+  /**
+   * This month's usage and limits of your key (`GET /usage`).
+   *
+   * Requests used and remaining this month, when the count resets, and the per-minute rate. Not counted against the quota.
+   */
+  '/usage': Record<string, never>;
+  /**
+   * Service health (`GET /health`).
+   *
+   * "degraded" when the latest official rate is more than 3 days before today.
+   */
+  '/health': Record<string, never>;
+}
+
+/** Paths of the routes the SDK can call. */
+export type RoutePath = keyof RouteParams;
+
+/** The parameter names of each route, in the server's order: the client sends these and no others. */
+export const QUERY_NAMES = {
+  '/exchange-rate/latest': [],
+  '/exchange-rate': ['date'],
+  '/exchange-rate/history': ['days'],
+  '/exchange-rate/range': ['from', 'to'],
+  '/exchange-rate/analytics': ['days', 'from', 'to'],
+  '/exchange-rate/stats': ['period', 'from', 'to'],
+  '/exchange-rate/chart': ['days', 'points'],
+  '/convert': ['amount', 'from', 'to', 'rate', 'date'],
+  '/banking/rates': ['date', 'type'],
+  '/banking/best': ['operation', 'date', 'type'],
+  '/insights': ['days', 'locale'],
+  '/usage': [],
+  '/health': [],
+} as const satisfies { readonly [P in RoutePath]: readonly (keyof RouteParams[P])[] };

@@ -1,0 +1,36 @@
+/**
+ * The parameters of the client's methods, named after the methods. Each is the generated type of
+ * its route (params.generated.ts, written from the server's own route list), so names, optional
+ * parameters, allowed values, bounds and defaults are the server's and cannot drift from it.
+ */
+import type { RouteParams } from './params.generated';
+
+export type HistoryParams = RouteParams['/exchange-rate/history'];
+
+export type RangeParams = RouteParams['/exchange-rate/range'];
+
+type AnalyticsQuery = RouteParams['/exchange-rate/analytics'];
+
+/**
+ * Either the last `days` days or a from/to pair, not both. The server enforces that rule in code,
+ * which no type can be generated from, so it is stated here over the generated parameters.
+ */
+export type AnalyticsParams =
+  | (Omit<AnalyticsQuery, 'from' | 'to'> & { from?: never; to?: never })
+  | (Required<Pick<AnalyticsQuery, 'from' | 'to'>> & { days?: never });
+
+export type StatsParams = RouteParams['/exchange-rate/stats'];
+
+/** The length of each period of `getStats`. */
+export type StatsPeriod = NonNullable<StatsParams['period']>;
+
+export type ChartParams = RouteParams['/exchange-rate/chart'];
+
+export type ConvertParams = RouteParams['/convert'];
+
+export type BankingRatesParams = RouteParams['/banking/rates'];
+
+export type BestRateParams = RouteParams['/banking/best'];
+
+export type InsightsParams = RouteParams['/insights'];
+
