@@ -38,7 +38,7 @@ export function buildUrl(baseUrl: string, path: string, query: Record<string, st
 /** "https://api.example.com/api/v1" → "https://api.example.com" (for messages). */
 export function originOf(baseUrl: string): string {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]+)/i.exec(baseUrl);
-  return m ? m[1]! : baseUrl;
+  return m?.[1] ?? baseUrl;
 }
 
 export function header(headers: Record<string, unknown>, name: string): string | undefined {
@@ -57,8 +57,12 @@ function secondsToWait(headers: Record<string, unknown>, now: number): number | 
   return seconds === null ? null : Math.max(1, seconds);
 }
 
-/** The `data` of a successful answer, or an `ApiError` that says what to do. */
-export function readAnswer<T>(answer: HttpAnswer, baseUrl: string, t: Messages, now: number = Date.now()): T {
+/**
+ * The `data` of a successful answer, or an `ApiError` that says what to do. No answer at all (a
+ * fetch that gave fewer answers than it was given requests) is an unexpected one, with no status.
+ */
+export function readAnswer<T>(answer: HttpAnswer | undefined, baseUrl: string, t: Messages, now: number = Date.now()): T {
+  if (!answer) throw new ApiError(t.unexpectedAnswer(originOf(baseUrl), 0), 0, 'UNEXPECTED');
   const reading = readEnvelope(answer.status, answer.body);
   if (reading.kind === 'data') return reading.data as T;
   if (reading.kind === 'foreign') {

@@ -24,7 +24,7 @@ export interface Sheet {
 export function sheet(): Sheet {
   const active = SpreadsheetApp.getActive();
   const locale = localeOf(active ? active.getSpreadsheetLocale() : null);
-  return { locale, t: messages(locale), timeZone: (active && active.getSpreadsheetTimeZone()) || TIME_ZONE };
+  return { locale, t: messages(locale), timeZone: active?.getSpreadsheetTimeZone() || TIME_ZONE };
 }
 
 export function readSettings(): StoredSettings {
@@ -56,9 +56,10 @@ export function fetchAll(urls: readonly string[], apiKey: string, baseUrl: strin
     // A redirect could carry the key to another host: the API never redirects.
     followRedirects: false,
   };
+  const [only] = urls;
   let responses: GoogleAppsScript.URL_Fetch.HTTPResponse[];
   try {
-    responses = urls.length === 1 ? [UrlFetchApp.fetch(urls[0]!, params)] : UrlFetchApp.fetchAll(urls.map((url) => ({ url, ...params })));
+    responses = urls.length === 1 && only !== undefined ? [UrlFetchApp.fetch(only, params)] : UrlFetchApp.fetchAll(urls.map((url) => ({ url, ...params })));
   } catch (error) {
     throw new ApiError(t.unreachable(originOf(baseUrl), cleanException(error)), 0, 'UNREACHABLE');
   }

@@ -62,20 +62,28 @@ export function lookup(bucket: unknown, date: string): Quote | null | undefined 
 export function planSpans(missing: readonly string[], maxSpanDays: number = LIMITS.range.maxSpanDays): Span[] {
   const dates = [...new Set(missing)].sort();
   const spans: Span[] = [];
-  for (let i = 0; i < dates.length; ) {
-    const start = dates[i]!;
-    let j = i;
-    while (j + 1 < dates.length && daysBetween(start, dates[j + 1]!) <= maxSpanDays) j++;
-    let from = start;
-    let to = dates[j]!;
-    const first = monthBounds(monthOf(from)).first;
-    if (daysBetween(first, to) <= maxSpanDays) from = first;
-    const last = monthBounds(monthOf(to)).last;
-    if (daysBetween(from, last) <= maxSpanDays) to = last;
-    spans.push({ from, to });
-    i = j + 1;
+  let open: Span | null = null;
+  for (const date of dates) {
+    // Sorted: the first date too far from the span's start ends it, and starts the next one.
+    if (open && daysBetween(open.from, date) <= maxSpanDays) {
+      open.to = date;
+      continue;
+    }
+    if (open) spans.push(toWholeMonths(open, maxSpanDays));
+    open = { from: date, to: date };
   }
+  if (open) spans.push(toWholeMonths(open, maxSpanDays));
   return spans;
+}
+
+/** A span stretched to the first day of its first month, then to the last of its last, while it stays within the limit. */
+function toWholeMonths(span: Span, maxSpanDays: number): Span {
+  let { from, to } = span;
+  const first = monthBounds(monthOf(from)).first;
+  if (daysBetween(first, to) <= maxSpanDays) from = first;
+  const last = monthBounds(monthOf(to)).last;
+  if (daysBetween(from, last) <= maxSpanDays) to = last;
+  return { from, to };
 }
 
 /** Every calendar day of a span. */

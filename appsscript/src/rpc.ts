@@ -52,7 +52,7 @@ export function testConnection(form: SettingsForm): ConnectionView {
   if (!settings.apiKey) throw new Error(t.noKey());
   const baseUrl = effectiveBaseUrl(settings.baseUrl);
   const [reply] = fetchAll([buildUrl(baseUrl, '/usage')], settings.apiKey, baseUrl, t);
-  const usage = readAnswer<Usage>(reply!, baseUrl, t);
+  const usage = readAnswer<Usage>(reply, baseUrl, t);
   return { ...usage, baseUrl, planLabel: PLANS[usage.plan as PlanId]?.label ?? usage.plan, resetsOn: formatReset(usage.resetsAt) };
 }
 

@@ -45,7 +45,7 @@ function cachedGet<T, K>(env: Env, key: string, path: string, query: Record<stri
   const hit = env.store.readAll([key]);
   if (hit.has(key)) return hit.get(key) as K;
   const [reply] = env.fetch([buildUrl(env.baseUrl, path, query)]);
-  const value = keep(readAnswer<T>(reply!, env.baseUrl, env.t, env.now()));
+  const value = keep(readAnswer<T>(reply, env.baseUrl, env.t, env.now()));
   env.store.writeAll([{ key, value, ttl }]);
   return value;
 }
@@ -83,7 +83,7 @@ export function quotesFor(env: Env, dates: readonly string[]): Map<string, Quote
   const replies = env.fetch(spans.map((s) => buildUrl(env.baseUrl, '/exchange-rate/range', { from: s.from, to: s.to })));
   const writes = new Map<string, Entry>();
   spans.forEach((span, i) => {
-    const records = readAnswer<RateRecord[]>(replies[i]!, env.baseUrl, env.t, env.now());
+    const records = readAnswer<RateRecord[]>(replies[i], env.baseUrl, env.t, env.now());
     const byDate = new Map(records.map((r) => [r.date, r]));
     for (const date of missing) {
       if (date < span.from || date > span.to) continue;
@@ -105,21 +105,12 @@ function dateOf(cell: DateCell): string | null {
 
 export function exchangeRate(env: Env, date: unknown, type: unknown): Output {
   const side = readSide(type, env.t);
-  if (!Array.isArray(date) && isBlank(date)) return latest(env)[side];
+  // One value: the latest rate when blank, else that date's (an error when it has none).
+  if (!Array.isArray(date)) return rateFor(env, date, side);
 
   const cells = toCells(date);
   const parsed = mapCells(cells.rows, (v) => readDateCell(v, env.format));
-  if (cells.scalar) {
-    const only = parsed[0]![0]!;
-    if (only.kind === 'invalid') throw new ArgumentError(env.t.dateInvalid(only.text));
-  }
   const quotes = quotesFor(env, distinct(parsed, (c) => dateOf(c as DateCell)));
-  if (cells.scalar) {
-    const day = dateOf(parsed[0]![0]!)!;
-    const quote = quotes.get(day);
-    if (!quote) throw new Error(env.t.dateNoRate(day));
-    return quote[side];
-  }
   return answer(
     cells,
     parsed.map((row) =>
@@ -133,7 +124,7 @@ export function exchangeRate(env: Env, date: unknown, type: unknown): Output {
   );
 }
 
-/** The rate a conversion uses: of `date`, or the latest. */
+/** The rate of one `date` cell (a conversion's, or EXCHANGERATE's single date), or the latest when it is blank. */
 function rateFor(env: Env, date: unknown, side: RateSide): number {
   const value = single(date, 'date', env.t);
   if (isBlank(value)) return latest(env)[side];
@@ -152,7 +143,7 @@ export function exchangeConvert(env: Env, amount: unknown, from: unknown, to: un
 
   const cells = toCells(amount);
   const parsed = mapCells(cells.rows, readAmountCell);
-  if (cells.scalar && parsed[0]![0]!.kind === 'invalid') throw new ArgumentError(env.t.cellBadAmount);
+  if (cells.scalar && parsed[0]?.[0]?.kind === 'invalid') throw new ArgumentError(env.t.cellBadAmount);
   const anyAmount = parsed.some((row) => row.some((c) => c.kind === 'amount'));
   // The same currency needs no rate, and neither does a range with nothing to convert.
   const rate = fromCurrency !== toCurrency && anyAmount ? rateFor(env, date, side) : 1;

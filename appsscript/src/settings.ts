@@ -52,9 +52,10 @@ export function normalizeBaseUrl(input: string | null | undefined, t: Messages):
   const text = String(input ?? '').trim();
   if (text === '') return null;
   const m = URL_PARTS.exec(text);
-  if (!m) throw new ArgumentError(t.badBaseUrl(text));
-  const path = (m[3] ?? '').replace(/\/+$/, '');
-  return `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}${path === '' ? '/api/v1' : path}`;
+  const [, scheme, host, rest] = m ?? [];
+  if (!scheme || !host) throw new ArgumentError(t.badBaseUrl(text));
+  const path = (rest ?? '').replace(/\/+$/, '');
+  return `${scheme.toLowerCase()}://${host.toLowerCase()}${path === '' ? '/api/v1' : path}`;
 }
 
 /** The address requests go to. */

@@ -22,10 +22,13 @@ export function mapCells<T>(rows: unknown[][], fn: (value: unknown, row: number,
   return rows.map((row, r) => row.map((value, c) => fn(value, r, c)));
 }
 
-/** The answer in the argument's shape: one value for one value, rows for rows. */
+/**
+ * The answer in the argument's shape: one value for one value, rows for rows. (Rows mapped from
+ * a single value's cells always hold that one value; without it, the rows are all there is.)
+ */
 export function answer<T>(cells: Cells, rows: T[][]): T | T[][] {
-  if (cells.scalar) return rows[0]![0]!;
-  return rows;
+  const only = cells.scalar ? rows[0]?.[0] : undefined;
+  return only === undefined ? rows : only;
 }
 
 /** Every distinct value `key` gives for the cells (in first-seen order), skipping nulls. */

@@ -21,6 +21,13 @@ import {
   type Usage,
 } from '@crc-rates/sdk';
 
+/** The first item of a list in an answer; the tour reads only lists that have one. */
+function first<T>(items: readonly T[], what: string): T {
+  const [item] = items;
+  if (item === undefined) throw new Error(`${what} is empty`);
+  return item;
+}
+
 export async function tour(apiKey: string): Promise<string[]> {
   const client = new ExchangeRateClient({ apiKey, baseUrl: 'http://localhost:3000/api/v1', timeoutMs: 5_000, retries: 2 });
   const lines: string[] = [];
@@ -49,12 +56,12 @@ export async function tour(apiKey: string): Promise<string[]> {
 
   const stats: PeriodStats[] = await client.getStats({ period: 'monthly', from: '2024-01-01', to: '2024-12-31' });
   const yearly: PeriodStats[] = await client.getStats({ period: 'yearly', from: '2020-01-01', to: '2024-12-31' });
-  const average: number = stats[0]!.sell.average;
+  const average: number = first(stats, 'the monthly stats').sell.average;
   lines.push(`${yearly.map((p) => p.period).join(',')} ${average}`);
 
   const chart: Chart = await client.getChart({ days: 365, points: 90 });
   const slope: number = chart.trend.sell.slopePerDay;
-  const firstPoint: string = chart.series[0]!.date;
+  const firstPoint: string = first(chart.series, 'the chart series').date;
   lines.push(`${chart.points} ${slope} ${firstPoint}`);
 
   // The converter.
@@ -66,13 +73,14 @@ export async function tour(apiKey: string): Promise<string[]> {
   // Banking (ventanilla).
   const banking: BankingRates = await client.getBankingRates({ type: 'public_bank' });
   const anyDay: BankingRates = await client.getBankingRates({ date: new Date() });
-  const spread: number = banking.institutions[0]!.spread;
-  const updatedAt: string | null = anyDay.institutions[0]!.updatedAt;
+  const spread: number = first(banking.institutions, 'the public banks').spread;
+  const updatedAt: string | null = first(anyDay.institutions, "the day's institutions").updatedAt;
   lines.push(`${spread} ${updatedAt ?? 'unknown'}`);
 
   const best: BestRate = await client.getBestRate({ operation: 'sell', type: 'exchange_house' });
-  const vsOfficial: number | null = best.ranking[0]!.vsOfficial;
-  const rank: number = best.ranking[0]!.rank;
+  const top = first(best.ranking, 'the ranking');
+  const vsOfficial: number | null = top.vsOfficial;
+  const rank: number = top.rank;
   lines.push(`${best.best.name} ${rank} ${vsOfficial ?? '-'}`);
 
   // Insights, usage, health.

@@ -41,14 +41,26 @@ export interface FetchResponseLike {
   text(): Promise<string>;
 }
 
+/** The parts of an `AbortSignal` a custom `fetch` may rely on, where the program declares no `AbortSignal` of its own. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * The `AbortSignal` of the program's own types (the DOM's or Node's, whichever it declares), so
+ * that the global `fetch` takes it whatever the program's lib and types; {@link AbortSignalLike}
+ * where neither is declared. (The same test `@types/node` makes to reuse the DOM's globals.)
+ */
+export type FetchSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
+
 /** What the client passes to `fetch`. */
 export interface FetchInit {
   method: 'GET';
   headers: Record<string, string>;
   /** An `AbortSignal`, aborted when the attempt times out. */
-  // Typed loosely so that the DOM's and Node's `fetch` both fit without either's types.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  signal: any;
+  signal: FetchSignal;
 }
 
 /** A `fetch` function: the global one, or any compatible one (undici, node-fetch, a test stub). */

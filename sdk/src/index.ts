@@ -8,6 +8,8 @@ export {
   type ClientOptions,
   type FetchLike,
   type FetchInit,
+  type FetchSignal,
+  type AbortSignalLike,
   type FetchResponseLike,
   type RateLimitInfo,
 } from './client';

@@ -5,7 +5,7 @@
  */
 import vm from 'node:vm';
 import { ArgumentError, readAmountCell, readCurrency, readDays, readOperation, readSide, single } from '../../appsscript/src/args';
-import { ApiError, buildUrl, header, originOf, readAnswer } from '../../appsscript/src/api';
+import { type ApiError, buildUrl, header, originOf, readAnswer } from '../../appsscript/src/api';
 import { cacheKey, createStore, hash53, keys, type CacheLike } from '../../appsscript/src/cache';
 import { DEFAULT_BASE_URL } from '../../appsscript/src/config';
 import { isBlank, isDate, memoFormat, midnightInZone, monthBounds, offsetMinutes, readDateCell, type ZoneFormat } from '../../appsscript/src/dates';
@@ -140,7 +140,7 @@ describe('date cells', () => {
       return formatDate(d, 'Europe/Madrid', p);
     });
     const cells = Array.from({ length: 1000 }, (_, i) => new Date(Date.UTC(2025, 0, 1 + (i % 10), 23)));
-    cells.forEach((d) => f(d, 'yyyy-MM-dd'));
+    for (const d of cells) f(d, 'yyyy-MM-dd');
     expect(asked).toBe(10);
   });
 

@@ -266,7 +266,7 @@ describe('errors', () => {
   });
 
   it('401 UNAUTHORIZED for a missing or unknown key', async () => {
-    const unknown = new ExchangeRateClient({ apiKey: 'crc_live_' + 'x'.repeat(43), baseUrl: t.api });
+    const unknown = new ExchangeRateClient({ apiKey: `crc_live_${'x'.repeat(43)}`, baseUrl: t.api });
     expect(await rejection(unknown.getLatest())).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     const none = new ExchangeRateClient({ apiKey: '', baseUrl: t.api });
     expect(await rejection(none.getLatest())).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });

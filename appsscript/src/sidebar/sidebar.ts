@@ -107,14 +107,14 @@ function start(view: SettingsView | null, locale: Locale): void {
 
   /** Runs one server call with the buttons disabled, and reports its failure. */
   const run = async <T>(name: ServerFunction, arg: SettingsForm | undefined, done: (value: T) => void) => {
-    buttons.forEach((b) => (b.disabled = true));
+    for (const b of buttons) b.disabled = true;
     say(t.working);
     try {
       done(await call<T>(name, arg));
     } catch (error) {
       say(errorText(error, t.networkError), 'error');
     } finally {
-      buttons.forEach((b) => (b.disabled = false));
+      for (const b of buttons) b.disabled = false;
     }
   };
 

@@ -257,12 +257,24 @@ export function loadGas(options: GasOptions): Gas {
       fetchAll,
     },
     CacheService: {
-      getDocumentCache: () => (guarded('CacheService'), cache),
-      getScriptCache: () => (guarded('CacheService'), cache),
-      getUserCache: () => (guarded('CacheService'), cache),
+      getDocumentCache: () => {
+        guarded('CacheService');
+        return cache;
+      },
+      getScriptCache: () => {
+        guarded('CacheService');
+        return cache;
+      },
+      getUserCache: () => {
+        guarded('CacheService');
+        return cache;
+      },
     },
     PropertiesService: {
-      getDocumentProperties: () => (guarded('PropertiesService'), documentProperties),
+      getDocumentProperties: () => {
+        guarded('PropertiesService');
+        return documentProperties;
+      },
       getUserProperties: () => {
         throw new Error('the add-on must keep its settings in document properties');
       },
@@ -272,8 +284,14 @@ export function loadGas(options: GasOptions): Gas {
     },
     Utilities: { formatDate },
     SpreadsheetApp: {
-      getActive: () => (guarded('SpreadsheetApp.getActive'), { getSpreadsheetLocale: () => gas.locale, getSpreadsheetTimeZone: () => gas.timeZone }),
-      getActiveSpreadsheet: () => (guarded('SpreadsheetApp.getActive'), { getSpreadsheetLocale: () => gas.locale, getSpreadsheetTimeZone: () => gas.timeZone }),
+      getActive: () => {
+        guarded('SpreadsheetApp.getActive');
+        return { getSpreadsheetLocale: () => gas.locale, getSpreadsheetTimeZone: () => gas.timeZone };
+      },
+      getActiveSpreadsheet: () => {
+        guarded('SpreadsheetApp.getActive');
+        return { getSpreadsheetLocale: () => gas.locale, getSpreadsheetTimeZone: () => gas.timeZone };
+      },
       getUi: () => ui,
     },
     HtmlService: {

@@ -15,7 +15,9 @@ async function fetchOne(request: { url: string; headers: Record<string, string> 
   try {
     const response = await fetch(request.url, { headers: request.headers, redirect: 'manual' });
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => (headers[name] = value));
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     return { status: response.status, headers, body: await response.text() };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
