@@ -147,7 +147,10 @@ async function main() {
 
   const sidebarJs = await bundle('appsscript/src/sidebar/sidebar.ts', { platform: 'browser' });
   const css = readFileSync(path.join(src, 'sidebar', 'sidebar.css'), 'utf8');
-  for (const [what, text] of [['sidebar script', sidebarJs], ['sidebar CSS', css]]) {
+  for (const [what, text] of [
+    ['sidebar script', sidebarJs],
+    ['sidebar CSS', css],
+  ]) {
     // The sidebar is an HtmlService template: a stray `<?` would be read as a scriptlet.
     if (text.includes('<?')) fail(`${what} contains "<?", which HtmlService would read as a scriptlet`);
   }

@@ -16,7 +16,12 @@ async function main() {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const path = process.argv[2] ?? '/api/v1/exchange-rate/latest';
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: 10, duration: Number(process.argv[3] ?? 4), headers: { 'x-api-key': key } });
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: 10,
+    duration: Number(process.argv[3] ?? 4),
+    headers: { 'x-api-key': key },
+  });
   console.log('rps', Math.round(r.requests.average), 'non2xx', r.non2xx);
   server.close();
   process.exit(0);

@@ -124,7 +124,10 @@ async function main(): Promise<void> {
     }
 
     // Each route's answer as sent, for the baseline to replay; the last one is the open server's.
-    const recorded = await Promise.all([...TARGETS.map((target) => record(base(full) + target.path, auth)), record(`${base(open)}/api/v1/exchange-rate/latest`, {})]);
+    const recorded = await Promise.all([
+      ...TARGETS.map((target) => record(base(full) + target.path, auth)),
+      record(`${base(open)}/api/v1/exchange-rate/latest`, {}),
+    ]);
     baseline = await start('bench/baseline.ts', JSON.stringify(recorded));
     const bare = `${base(baseline.info.port as number)}`;
 
@@ -150,8 +153,21 @@ async function main(): Promise<void> {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 
-    console.log('\nthroughput and latency at the same connections; ratio = requests/s against the bare server replaying the same answer, vs constant = against its constant JSON');
-    console.table(rows.map((r) => ({ route: r.name, conns: r.connections, 'req/s': r.rps, ratio: r.ratio, 'vs constant': r.vsConstant, 'p50 ms': r.p50, 'p99 ms': r.p99, errors: r.errors })));
+    console.log(
+      '\nthroughput and latency at the same connections; ratio = requests/s against the bare server replaying the same answer, vs constant = against its constant JSON',
+    );
+    console.table(
+      rows.map((r) => ({
+        route: r.name,
+        conns: r.connections,
+        'req/s': r.rps,
+        ratio: r.ratio,
+        'vs constant': r.vsConstant,
+        'p50 ms': r.p50,
+        'p99 ms': r.p99,
+        errors: r.errors,
+      })),
+    );
     console.log('cold (first, uncached) vs warm (median of 20, cached) latency of the heavy routes, ms');
     console.table(cold);
     console.log(`server memory (RSS) at the end: ${rssMb} MB · bench took ${Math.round((Date.now() - started) / 1000)} s`);

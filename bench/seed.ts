@@ -11,7 +11,16 @@ export async function seedFullHistory(db: Database, today = calendarDay(new Date
   for (let d = SYNTHETIC_FIRST_DATE; d <= today; d = addDays(d, 1)) rows.push({ date: d, ...syntheticRate(d), source: 'BCCR', fetchedAt });
   await createRatesStore(db).upsert(rows);
   const { buy, sell } = syntheticRate(today);
-  const names = ['Banco Nacional de Costa Rica', 'Banco de Costa Rica', 'Banco BAC San José', 'Banco Popular', 'Teledolar', 'Coopenae', 'Financiera Desyfin', 'Grupo Mutual'];
+  const names = [
+    'Banco Nacional de Costa Rica',
+    'Banco de Costa Rica',
+    'Banco BAC San José',
+    'Banco Popular',
+    'Teledolar',
+    'Coopenae',
+    'Financiera Desyfin',
+    'Grupo Mutual',
+  ];
   const types = ['public_bank', 'public_bank', 'private_bank', 'public_bank', 'exchange_house', 'cooperative', 'financial', 'mutual'] as const;
   await createBankingStore(db).saveDay({
     date: today,

@@ -51,5 +51,9 @@ export function feedOf(topics: ReturnType<typeof createTopics>, publish: (topic:
 }
 
 export function createLocalChangeFeed(): ChangeFeed {
-  return feedOf(createTopics(), async () => undefined, async () => undefined);
+  return feedOf(
+    createTopics(),
+    async () => undefined,
+    async () => undefined,
+  );
 }

@@ -18,7 +18,16 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config);
   const { logger, db, changes } = runtime;
 
-  const app = createApp({ db, logger, changes, redis: runtime.redis, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metricsToken: config.metricsToken, llm: config.llm });
+  const app = createApp({
+    db,
+    logger,
+    changes,
+    redis: runtime.redis,
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
+    llm: config.llm,
+  });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));

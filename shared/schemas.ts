@@ -8,7 +8,10 @@ import { CURRENCIES, RATE_SIDES, RATE_SOURCES } from './currencies';
 import { ERROR_CODES } from './errors';
 import { INSTITUTION_TYPES } from './institutions';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ format: 'date', example: '2025-01-15' });
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .meta({ format: 'date', example: '2025-01-15' });
 const timestamp = z.string().meta({ format: 'date-time', example: '2025-01-14T18:05:12.000Z' });
 
 export const ExchangeRateSchema = z
@@ -37,12 +40,10 @@ export const SideAnalyticsSchema = z
     change: z.number().meta({ description: 'last − first.' }),
     changePercent: z.number().meta({ description: 'change / first × 100, rounded to 4 decimals.' }),
     volatility: z.number().meta({
-      description:
-        'Sample standard deviation (n − 1) of the percentage changes between consecutive records, in percent; 0 with fewer than 3 records.',
+      description: 'Sample standard deviation (n − 1) of the percentage changes between consecutive records, in percent; 0 with fewer than 3 records.',
     }),
     trend: z.enum(TREND_VALUES).meta({
-      description:
-        'up/down by the sign of slopePerDay when |slopePerDay × days spanned| ≥ 0.1 % of average, otherwise stable.',
+      description: 'up/down by the sign of slopePerDay when |slopePerDay × days spanned| ≥ 0.1 % of average, otherwise stable.',
     }),
     slopePerDay: z.number().meta({
       description: 'Ordinary least squares slope of the value against calendar days since the first record (CRC per day).',
@@ -84,9 +85,7 @@ export const PeriodStatsSchema = z
 
 export const ChartPointSchema = z.object({ date: isoDate, buy: z.number(), sell: z.number() }).meta({ id: 'ChartPoint' });
 
-export const TrendLineSchema = z
-  .object({ slopePerDay: z.number(), start: z.number(), end: z.number() })
-  .meta({ id: 'TrendLine' });
+export const TrendLineSchema = z.object({ slopePerDay: z.number(), start: z.number(), end: z.number() }).meta({ id: 'TrendLine' });
 
 export const ChartSchema = z
   .object({
@@ -158,9 +157,7 @@ export const InstitutionSchema = z
   })
   .meta({ id: 'Institution' });
 
-export const BankingRatesSchema = z
-  .object({ date: isoDate, institutions: z.array(InstitutionSchema) })
-  .meta({ id: 'BankingRates' });
+export const BankingRatesSchema = z.object({ date: isoDate, institutions: z.array(InstitutionSchema) }).meta({ id: 'BankingRates' });
 
 export const RankedInstitutionSchema = InstitutionSchema.extend({
   rank: z.int().meta({ description: 'Ties share a rank and the next rank skips (1, 1, 3).' }),

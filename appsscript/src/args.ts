@@ -45,7 +45,12 @@ export function readOperation(value: unknown, t: Messages): RateSide {
 
 export function readCurrency(value: unknown, name: 'from' | 'to', t: Messages): Currency {
   const v = single(value, name, t);
-  const currency = CURRENCY_NAMES[String(v ?? '').trim().toUpperCase()];
+  const currency =
+    CURRENCY_NAMES[
+      String(v ?? '')
+        .trim()
+        .toUpperCase()
+    ];
   if (!currency) throw new ArgumentError(t.badCurrency(name, isBlank(v) ? '' : String(v)));
   return currency;
 }

@@ -25,8 +25,7 @@ const en = {
   notFound: (detail: string) => `No data: ${detail}`,
   unavailable: (status: number) => `The CRC Rates API is unavailable (HTTP ${status}): try again later`,
   unreachable: (origin: string, detail: string) => `Could not reach the CRC Rates API at ${origin}: ${detail}`,
-  unexpectedAnswer: (origin: string, status: number) =>
-    `Unexpected answer from ${origin} (HTTP ${status}): check the API address in ${en.settingsPath}`,
+  unexpectedAnswer: (origin: string, status: number) => `Unexpected answer from ${origin} (HTTP ${status}): check the API address in ${en.settingsPath}`,
   badSide: (got: string) => `type must be "buy" or "sell" (got "${got}")`,
   badOperation: (got: string) => `operation must be "buy" or "sell" (got "${got}")`,
   badCurrency: (name: string, got: string) => `${name} must be "USD" or "CRC" (got "${got}")`,

@@ -63,8 +63,7 @@ export function formatScaled(units: bigint, decimals: number): string {
 
 /** Rounds a decimal to `decimals` places, half away from zero, as text. */
 export function roundDecimal(value: Decimal, decimals = 2): string {
-  const units =
-    value.scale <= decimals ? value.int * pow10(decimals - value.scale) : divideRounded(value.int, pow10(value.scale - decimals));
+  const units = value.scale <= decimals ? value.int * pow10(decimals - value.scale) : divideRounded(value.int, pow10(value.scale - decimals));
   return formatScaled(units, decimals);
 }
 
@@ -81,7 +80,6 @@ export function divide(a: Decimal, b: Decimal, decimals = 2): string {
   const den = b.int * pow10(a.scale);
   return formatScaled(divideRounded(num, den), decimals);
 }
-
 
 /**
  * `amount` of `from` in `to` at `rate` CRC per USD: USD→CRC multiplies, CRC→USD divides, the

@@ -110,7 +110,10 @@ export function exchangeRate(env: Env, date: unknown, type: unknown): Output {
 
   const cells = toCells(date);
   const parsed = mapCells(cells.rows, (v) => readDateCell(v, env.format));
-  const quotes = quotesFor(env, distinct(parsed, (c) => dateOf(c as DateCell)));
+  const quotes = quotesFor(
+    env,
+    distinct(parsed, (c) => dateOf(c as DateCell)),
+  );
   return answer(
     cells,
     parsed.map((row) =>

@@ -34,9 +34,10 @@ export function answer<T>(cells: Cells, rows: T[][]): T | T[][] {
 /** Every distinct value `key` gives for the cells (in first-seen order), skipping nulls. */
 export function distinct<T>(rows: unknown[][], key: (value: unknown) => T | null): T[] {
   const seen = new Set<T>();
-  for (const row of rows) for (const value of row) {
-    const k = key(value);
-    if (k !== null) seen.add(k);
-  }
+  for (const row of rows)
+    for (const value of row) {
+      const k = key(value);
+      if (k !== null) seen.add(k);
+    }
   return [...seen];
 }

@@ -14,10 +14,7 @@ export function historyTable(records: readonly Pick<ExchangeRate, 'date' | 'buy'
 }
 
 export function bestTable(best: Pick<BestRate, 'ranking'>, t: Messages): Cell[][] {
-  return [
-    [...t.bestHeader],
-    ...best.ranking.map((i) => [i.rank, i.name, t.institutionTypes[i.type] ?? i.type, i.buy, i.sell, i.vsOfficial ?? '']),
-  ];
+  return [[...t.bestHeader], ...best.ranking.map((i) => [i.rank, i.name, t.institutionTypes[i.type] ?? i.type, i.buy, i.sell, i.vsOfficial ?? ''])];
 }
 
 const SIDE_METRICS = [
@@ -42,7 +39,11 @@ export function analyticsTable(a: Analytics, t: Messages, toDate: ToDate): Cell[
     for (const metric of SIDE_METRICS) {
       const value = stats[metric];
       const cell: Cell =
-        metric === 'minDate' || metric === 'maxDate' ? toDate(String(value)) : metric === 'trend' ? (t.trends[String(value)] ?? String(value)) : (value as number);
+        metric === 'minDate' || metric === 'maxDate'
+          ? toDate(String(value))
+          : metric === 'trend'
+            ? (t.trends[String(value)] ?? String(value))
+            : (value as number);
       rows.push([`${t.analytics[side]}: ${t.analytics[metric]}`, cell]);
     }
   }

@@ -1,16 +1,4 @@
-import type {
-  Analytics,
-  BankingRates,
-  BestRate,
-  Chart,
-  Conversion,
-  ErrorCode,
-  ExchangeRate,
-  Health,
-  Insights,
-  PeriodStats,
-  Usage,
-} from './types';
+import type { Analytics, BankingRates, BestRate, Chart, Conversion, ErrorCode, ExchangeRate, Health, Insights, PeriodStats, Usage } from './types';
 // Code from shared/ is inlined by the bundler (dependency-free, shared with the Sheets add-on).
 import { readEnvelope } from '../../shared/envelope';
 import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors';
@@ -315,7 +303,12 @@ export class ExchangeRateClient {
         text = await Promise.race([response.text(), deadline]);
       } catch (error) {
         if (timedOut) throw timeout;
-        throw new ExchangeRateError({ code: 'NETWORK_ERROR', status: response.status, message: `Reading the answer of ${url} failed: ${describe(error)}`, cause: error });
+        throw new ExchangeRateError({
+          code: 'NETWORK_ERROR',
+          status: response.status,
+          message: `Reading the answer of ${url} failed: ${describe(error)}`,
+          cause: error,
+        });
       }
     } finally {
       clearTimeout(timer);

@@ -33,4 +33,3 @@ export type BankingRatesParams = RouteParams['/banking/rates'];
 export type BestRateParams = RouteParams['/banking/best'];
 
 export type InsightsParams = RouteParams['/insights'];
-

@@ -31,7 +31,11 @@ function table(rows: ReadonlyArray<Record<string, string | number | null>>): str
   const columns = Object.keys(rows[0] ?? {});
   const cell = (v: string | number | null) => (v === null ? '-' : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c] ?? null).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c] ?? null))))].join('\n');
 }
 

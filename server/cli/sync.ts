@@ -37,7 +37,8 @@ export function describeRuns(runs: readonly SyncSummary[]): string {
         : `${head}: ${r.error ?? 'unknown error'} (nothing of this run was stored)`,
     );
     for (const x of r.rejected) lines.push(`  rejected ${x.date}: ${x.reason}`);
-    if (r.missing.length > 0) lines.push(`  no value for: ${r.missing.length > 12 ? `${r.missing.slice(0, 12).join(', ')} … (${r.missing.length} days)` : r.missing.join(', ')}`);
+    if (r.missing.length > 0)
+      lines.push(`  no value for: ${r.missing.length > 12 ? `${r.missing.slice(0, 12).join(', ')} … (${r.missing.length} days)` : r.missing.join(', ')}`);
   }
   return lines.join('\n');
 }
@@ -45,7 +46,9 @@ export function describeRuns(runs: readonly SyncSummary[]): string {
 export function describeBanking(b: BankingSummary): string {
   if (b.status === 'skipped') return `skipped window quotes ${b.from}..${b.to}: another instance is syncing them`;
   if (b.status === 'failed') return `FAILED window quotes ${b.source} ${b.from}..${b.to}: ${b.error ?? 'unknown error'} (nothing of this run was stored)`;
-  const lines = [`ok     window quotes ${b.source} ${b.from}..${b.to}: ${b.inserted} new, ${b.updated} updated, ${b.rejected.length} rejected, ${b.missing.length} days without quotes`];
+  const lines = [
+    `ok     window quotes ${b.source} ${b.from}..${b.to}: ${b.inserted} new, ${b.updated} updated, ${b.rejected.length} rejected, ${b.missing.length} days without quotes`,
+  ];
   for (const x of b.rejected) lines.push(`  rejected ${x.date}: ${x.reason}`);
   if (b.unknownInstitutions.length) lines.push(`  not in the catalog (stored anyway): ${b.unknownInstitutions.join(', ')}`);
   return lines.join('\n');
@@ -83,9 +86,7 @@ runCli(async () => {
     // The window quotes of the same span (today at most: there are no quotes for tomorrow), or of
     // the last week; spelled out here so that the progress names the days, not a placeholder.
     const today = calendarDay(new Date());
-    const span = values.from
-      ? { from: values.from, to: to && to < today ? to : today }
-      : { from: addDays(today, -(BANKING_DEFAULT_DAYS - 1)), to: today };
+    const span = values.from ? { from: values.from, to: to && to < today ? to : today } : { from: addDays(today, -(BANKING_DEFAULT_DAYS - 1)), to: today };
     const banking = await syncBanking(deps, runtime.ventanilla, span, (...args) => progress?.(span, ...args));
     process.stdout.write(`${describeBanking(banking)}\n`);
     return result.ok && banking.status === 'succeeded' ? 0 : 1;

@@ -13,12 +13,7 @@
  *
  * `threshold` must be an integer. `x` should be increasing along `data` (time).
  */
-export function lttb<T>(
-  data: readonly T[],
-  threshold: number,
-  x: (p: T) => number,
-  y: (p: T) => number,
-): T[] {
+export function lttb<T>(data: readonly T[], threshold: number, x: (p: T) => number, y: (p: T) => number): T[] {
   return lttbIndexes(data.map(x), data.map(y), threshold).map((i) => data[i] as T);
 }
 

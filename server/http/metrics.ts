@@ -36,7 +36,10 @@ export function createMetrics(db: Database) {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await db('sync_runs').select('kind', 'status').count<Array<{ kind: string; status: string; count: number }>>('* as count').groupBy('kind', 'status');
+      const rows = await db('sync_runs')
+        .select('kind', 'status')
+        .count<Array<{ kind: string; status: string; count: number }>>('* as count')
+        .groupBy('kind', 'status');
       for (const r of rows) this.set({ kind: r.kind, status: r.status }, Number(r.count));
     },
   });

@@ -147,8 +147,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string)
   }
   for (const [id, schema] of responseSchemas) registry.add(schema, { id });
   const { schemas: components } = z.toJSONSchema(registry, { io: 'output', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
-  const strip = (all: Record<string, Json>) =>
-    Object.fromEntries(Object.entries(all).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
+  const strip = (all: Record<string, Json>) => Object.fromEntries(Object.entries(all).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
 
   const build = (origin: string): Json => ({
     openapi: '3.1.0',

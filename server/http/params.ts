@@ -35,13 +35,7 @@ export function integer(min: number, max: number, description: string, defaultVa
 }
 
 export function date(description: string) {
-  return expecting(
-    z
-      .string()
-      .refine(isIsoDate)
-      .meta({ description, format: 'date', example: '2025-01-15' }),
-    'a real calendar date as YYYY-MM-DD',
-  );
+  return expecting(z.string().refine(isIsoDate).meta({ description, format: 'date', example: '2025-01-15' }), 'a real calendar date as YYYY-MM-DD');
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description: string, defaultValue?: T[number]) {

@@ -16,12 +16,7 @@ function testScript(route: Route): string[] {
       '});',
     ];
   }
-  return [
-    "pm.test('success is true', function () {",
-    '  pm.response.to.have.status(200);',
-    '  pm.expect(pm.response.json().success).to.eql(true);',
-    '});',
-  ];
+  return ["pm.test('success is true', function () {", '  pm.response.to.have.status(200);', '  pm.expect(pm.response.json().success).to.eql(true);', '});'];
 }
 
 function request(route: Route) {

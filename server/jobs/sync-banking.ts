@@ -62,12 +62,26 @@ export function checkDays(days: readonly VentanillaDay[], today: string): { days
   return { days: checked, rejected, unknown: [...unknown] };
 }
 
-export async function syncBankingSpan(deps: SyncDeps, source: VentanillaSource, span: { from: string; to: string }, onProgress?: Progress): Promise<BankingSummary> {
+export async function syncBankingSpan(
+  deps: SyncDeps,
+  source: VentanillaSource,
+  span: { from: string; to: string },
+  onProgress?: Progress,
+): Promise<BankingSummary> {
   const { db, logger } = deps;
   const runs = createSyncRunsStore(db);
   const started = deps.clock();
   const today = calendarDay(started);
-  const summary: BankingSummary = { status: 'failed', source: source.name, ...span, inserted: 0, updated: 0, rejected: [], missing: [], unknownInstitutions: [] };
+  const summary: BankingSummary = {
+    status: 'failed',
+    source: source.name,
+    ...span,
+    inserted: 0,
+    updated: 0,
+    rejected: [],
+    missing: [],
+    unknownInstitutions: [],
+  };
   const runId = await runs.start({ kind: 'banking', source: source.name, spanFrom: span.from, spanTo: span.to, startedAt: started });
   try {
     const chunks = chunkRange(span.from, span.to, source.maxChunkDays);
@@ -108,13 +122,23 @@ export async function syncBankingSpan(deps: SyncDeps, source: VentanillaSource, 
     summary.inserted = 0;
     summary.updated = 0;
     logger.error({ source: source.name, ...span, err: error }, 'window sync failed; stored data left as it was');
-    await runs.finish(runId, { status: 'failed', counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 }, error: summary.error, finishedAt: deps.clock() });
+    await runs.finish(runId, {
+      status: 'failed',
+      counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 },
+      error: summary.error,
+      finishedAt: deps.clock(),
+    });
   }
   return summary;
 }
 
 /** Syncs the window quotes of a span (default: the last 7 days) unless another instance is at it. */
-export async function syncBanking(deps: SyncDeps, source: VentanillaSource, span?: { from: string; to: string }, onProgress?: Progress): Promise<BankingSummary> {
+export async function syncBanking(
+  deps: SyncDeps,
+  source: VentanillaSource,
+  span?: { from: string; to: string },
+  onProgress?: Progress,
+): Promise<BankingSummary> {
   const today = calendarDay(deps.clock());
   const window = span ?? { from: addDays(today, -(BANKING_DEFAULT_DAYS - 1)), to: today };
   const result = await withAdvisoryLock(deps.db, LOCKS.bankingSync, () => syncBankingSpan(deps, source, window, onProgress));

@@ -47,7 +47,13 @@ interface Checked {
 }
 
 /** Splits what a source answered into rows to store, rows refused by the sanity bounds, and gaps (days with no complete value). */
-export function checkRows(answer: readonly SourceRate[], span: { from: string; to: string }, today: string, provider: RateInput['source'], fetchedAt: Date): Checked {
+export function checkRows(
+  answer: readonly SourceRate[],
+  span: { from: string; to: string },
+  today: string,
+  provider: RateInput['source'],
+  fetchedAt: Date,
+): Checked {
   const rows: RateInput[] = [];
   const rejected: Rejection[] = [];
   const seen = new Set<string>();
@@ -112,12 +118,27 @@ export async function syncOfficialSpan(
       );
     });
     if (summary.inserted + summary.updated > 0) await deps.changes.ratesChanged();
-    logger.info({ source: source.name, ...span, inserted: summary.inserted, updated: summary.updated, rejected: summary.rejected.length, missing: summary.missing.length }, 'sync run stored');
+    logger.info(
+      {
+        source: source.name,
+        ...span,
+        inserted: summary.inserted,
+        updated: summary.updated,
+        rejected: summary.rejected.length,
+        missing: summary.missing.length,
+      },
+      'sync run stored',
+    );
   } catch (error) {
     summary.status = 'failed';
     summary.error = error instanceof Error ? error.message : String(error);
     logger.error({ source: source.name, ...span, err: error }, 'sync run failed; stored data left as it was');
-    await runs.finish(runId, { status: 'failed', counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 }, error: summary.error, finishedAt: deps.clock() });
+    await runs.finish(runId, {
+      status: 'failed',
+      counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 },
+      error: summary.error,
+      finishedAt: deps.clock(),
+    });
   }
   return summary;
 }

@@ -55,7 +55,8 @@ export const TEXTS = {
       noData: 'Aún no hay datos del tipo de cambio. Vuelva pronto.',
       widgetsHeading: 'Widgets para su sitio',
       widgetsIntro: 'Gratis y sin llave. Copie el código en su página: el widget muestra el tipo de cambio oficial y se actualiza solo.',
-      widgetsOptions: 'Opciones en la dirección: theme=auto, light o dark (auto sigue el tema del sistema) y refresh=segundos entre actualizaciones (60 por omisión).',
+      widgetsOptions:
+        'Opciones en la dirección: theme=auto, light o dark (auto sigue el tema del sistema) y refresh=segundos entre actualizaciones (60 por omisión).',
       card: 'Tarjeta',
       banner: 'Banner',
       snippetLabel: 'Código para insertar',

@@ -23,7 +23,10 @@ const FIELDS = {
   name: { schema: z.string().trim().min(1).max(120), rule: 'your name (1 to 120 characters)' },
   email: { schema: z.string().trim().max(254).pipe(z.email()), rule: 'a valid email address' },
   company: { schema: optionalText(120), rule: 'at most 120 characters' },
-  plan: { schema: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(PLAN_IDS as [string, ...string[]])), rule: `one of ${PLAN_IDS.join(', ')}` },
+  plan: {
+    schema: z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(PLAN_IDS as [string, ...string[]])),
+    rule: `one of ${PLAN_IDS.join(', ')}`,
+  },
   message: { schema: optionalText(2000), rule: 'at most 2000 characters' },
 } as const;
 

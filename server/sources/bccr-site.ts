@@ -18,8 +18,24 @@ const SELL_ID = '318';
 
 // Costa Rica writes September as "set" (setiembre); "sep" and "sept" appear too.
 const MONTHS: Record<string, number> = {
-  ene: 1, jan: 1, feb: 2, mar: 3, abr: 4, apr: 4, may: 5, jun: 6, jul: 7, ago: 8, aug: 8,
-  set: 9, sep: 9, sept: 9, oct: 10, nov: 11, dic: 12, dec: 12,
+  ene: 1,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  abr: 4,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  ago: 8,
+  aug: 8,
+  set: 9,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dic: 12,
+  dec: 12,
 };
 
 /** `15 dic 2025`, `5 Set. 2025`, `15 dec 2025` → `YYYY-MM-DD`; undefined when it is no such title. */
@@ -101,7 +117,10 @@ export function parseCuadro(body: string): SourceRate[] {
 
 /** The CSRF endpoint answers the JWT as text, sometimes wrapped in JSON quotes. */
 export function parseCsrfToken(body: string): string {
-  const token = body.trim().replace(/^"(.*)"$/s, '$1').trim();
+  const token = body
+    .trim()
+    .replace(/^"(.*)"$/s, '$1')
+    .trim();
   if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) throw parseError(SOURCE, `CSRF answer is not a JWT: ${describe(body.slice(0, 60))}`);
   return token;
 }

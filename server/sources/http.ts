@@ -151,8 +151,7 @@ export async function fetchUpstream(url: string, opts: FetchUpstreamOptions): Pr
       // Anything that is not ours (a bug in checkBody, say) is not an upstream failure: let it out.
       if (!(err instanceof UpstreamError) || !err.retryable) throw err;
       if (attempt >= retries) throw attempt === 0 ? err : gaveUp(err, attempt + 1);
-      const delay =
-        err.retryAfterMs === undefined ? backoffDelayMs(attempt, baseDelayMs, maxDelayMs, random) : Math.min(err.retryAfterMs, maxDelayMs);
+      const delay = err.retryAfterMs === undefined ? backoffDelayMs(attempt, baseDelayMs, maxDelayMs, random) : Math.min(err.retryAfterMs, maxDelayMs);
       await sleep(delay);
       if (opts.signal?.aborted) throw transportError(opts.signal.reason, url, opts, timeoutMs);
     }

@@ -34,8 +34,6 @@ export interface OfficialSourcesConfig extends RequestPolicy {
 export function createOfficialSources(config: OfficialSourcesConfig): { primary: OfficialSource; fallback: OfficialSource } {
   const { bccrToken, bccrApiUrl, bccrSiteApiUrl, haciendaUrl, ...policy } = config;
   const token = bccrToken?.trim();
-  const primary = token
-    ? createSddeSource({ ...policy, baseUrl: bccrApiUrl, token })
-    : createSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });
+  const primary = token ? createSddeSource({ ...policy, baseUrl: bccrApiUrl, token }) : createSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });
   return { primary, fallback: createHaciendaSource({ ...policy, baseUrl: haciendaUrl }) };
 }

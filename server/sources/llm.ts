@@ -40,7 +40,7 @@ export function systemPrompt(locale: InsightLocale): string {
   return [
     'You are an analyst writing a short summary of the official USD/CRC exchange rate of the Banco Central de Costa Rica (colones per US dollar) over one window of days.',
     'Base everything ONLY on the metrics in the user message: a JSON object computed from the official series. Do not use any other knowledge about the period.',
-    'Fields: days = the window asked for and spanDays = the calendar days the data covers; metrics.sell and metrics.buy = statistics of each side (CRC per USD; changePercent in percent; volatility = sample standard deviation of the daily percentage changes; slopePerDay = least-squares CRC per day); volatility.level = low, moderate or high; biggestMoves = the largest daily changes of the sell rate; spread = the official sell minus buy in CRC, on average and in the first and last week; institutions = how far apart the banks\' and exchange houses\' sell quotes were on one day (null when unknown).',
+    "Fields: days = the window asked for and spanDays = the calendar days the data covers; metrics.sell and metrics.buy = statistics of each side (CRC per USD; changePercent in percent; volatility = sample standard deviation of the daily percentage changes; slopePerDay = least-squares CRC per day); volatility.level = low, moderate or high; biggestMoves = the largest daily changes of the sell rate; spread = the official sell minus buy in CRC, on average and in the first and last week; institutions = how far apart the banks' and exchange houses' sell quotes were on one day (null when unknown).",
     'Never invent or mention news, events, announcements, policy decisions, people, institutions or figures that are not in the metrics. Do not predict future rates.',
     'The verdict field is final: appreciation means fewer colones per dollar (a stronger colón), depreciation more colones per dollar, stable neither. Never contradict it.',
     'Quote the real figures from the metrics, rounded for people (money to 2 decimals, percentages to 1 or 2), with their dates where they have one.',
@@ -129,7 +129,12 @@ export function createLlmClient(settings: LlmSettings, fetchImpl: FetchLike = fe
       } catch (error) {
         const name = (error as { name?: unknown } | null)?.name;
         if (name === 'TimeoutError') {
-          throw new UpstreamError(`${SOURCE}: no answer from ${url} within ${timeoutMs} ms`, { source: SOURCE, kind: 'timeout', retryable: true, cause: error });
+          throw new UpstreamError(`${SOURCE}: no answer from ${url} within ${timeoutMs} ms`, {
+            source: SOURCE,
+            kind: 'timeout',
+            retryable: true,
+            cause: error,
+          });
         }
         throw new UpstreamError(`${SOURCE}: network error on ${url}: ${(error as Error)?.message ?? String(error)}`, {
           source: SOURCE,

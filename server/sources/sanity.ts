@@ -29,7 +29,10 @@ export function checkRate(r: { date: string; buy: number; sell: number }, today:
   if (r.buy <= 0) return `buy ${r.buy} is not positive`;
   if (r.buy > r.sell) return `buy ${r.buy} is above sell ${r.sell}`;
   const band = r.date < b.early.until ? b.early : b;
-  for (const [side, value] of [['buy', r.buy], ['sell', r.sell]] as const) {
+  for (const [side, value] of [
+    ['buy', r.buy],
+    ['sell', r.sell],
+  ] as const) {
     if (value < band.minRate || value > band.maxRate) return `${side} ${value} is outside ${band.minRate}..${band.maxRate} CRC`;
   }
   if (r.sell - r.buy >= b.maxSpread) return `spread ${(r.sell - r.buy).toFixed(2)} is not under ${b.maxSpread} CRC`;

@@ -120,7 +120,20 @@ function knexLog(logger: DatabaseOptions['logger']): Pick<Knex.Config, 'log'> {
   };
 }
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 
 /** True for errors that mean the database server cannot be reached, as opposed to a bad query. */
 export function isDatabaseUnreachable(error: unknown): boolean {

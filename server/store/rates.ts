@@ -43,17 +43,27 @@ export function createRatesStore(db: Knex) {
   return {
     /** The record with the greatest date not after `today`. */
     async latest(today: string): Promise<ExchangeRate | null> {
-      const row = await table().select(...RECORD_COLUMNS).where('date', '<=', today).orderBy('date', 'desc').first();
+      const row = await table()
+        .select(...RECORD_COLUMNS)
+        .where('date', '<=', today)
+        .orderBy('date', 'desc')
+        .first();
       return row ? toRecord(row) : null;
     },
 
     async byDate(date: string): Promise<ExchangeRate | null> {
-      const row = await table().select(...RECORD_COLUMNS).where({ date }).first();
+      const row = await table()
+        .select(...RECORD_COLUMNS)
+        .where({ date })
+        .first();
       return row ? toRecord(row) : null;
     },
 
     async range(from: string, to: string): Promise<ExchangeRate[]> {
-      const rows = await table().select(...RECORD_COLUMNS).whereBetween('date', [from, to]).orderBy('date');
+      const rows = await table()
+        .select(...RECORD_COLUMNS)
+        .whereBetween('date', [from, to])
+        .orderBy('date');
       return rows.map(toRecord);
     },
 

@@ -20,7 +20,9 @@ export function createUsageStore(db: Knex) {
 
     /** Returns reserved units that were never spent. */
     async release(keyId: number, month: string, units: number): Promise<void> {
-      await db('api_usage').where({ key_id: keyId, month }).update({ count: db.raw('GREATEST(count - ?, 0)', [units]) });
+      await db('api_usage')
+        .where({ key_id: keyId, month })
+        .update({ count: db.raw('GREATEST(count - ?, 0)', [units]) });
     },
 
     async used(keyId: number, month: string): Promise<number> {

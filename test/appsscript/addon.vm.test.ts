@@ -379,7 +379,9 @@ describe('whole-call errors say what to do', () => {
       'Your API key has been revoked: paste a new one in Extensions → CRC Rates → Settings',
     );
     const es = sheet({ key: server.keys.revocable, locale: 'es' });
-    expect(errorOf(() => es.run('EXCHANGEHISTORY', 5)).message).toBe('Su clave de API fue revocada: pegue una nueva en Extensiones → CRC Rates → Configuración');
+    expect(errorOf(() => es.run('EXCHANGEHISTORY', 5)).message).toBe(
+      'Su clave de API fue revocada: pegue una nueva en Extensiones → CRC Rates → Configuración',
+    );
   });
 
   test('the monthly quota used up', () => {
@@ -399,7 +401,9 @@ describe('whole-call errors say what to do', () => {
 
   test('an API that cannot be reached', () => {
     const g = sheet({ properties: { [BASE]: 'http://127.0.0.1:9/api/v1' } });
-    expect(errorOf(() => g.run('EXCHANGERATE')).message).toBe('Could not reach the CRC Rates API at http://127.0.0.1:9: Address unavailable: http://127.0.0.1:9/api/v1/exchange-rate/latest');
+    expect(errorOf(() => g.run('EXCHANGERATE')).message).toBe(
+      'Could not reach the CRC Rates API at http://127.0.0.1:9: Address unavailable: http://127.0.0.1:9/api/v1/exchange-rate/latest',
+    );
   });
 });
 

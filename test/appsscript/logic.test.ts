@@ -492,8 +492,11 @@ describe('API answers', () => {
   test('Retry-After as an HTTP date (a proxy may send one), and never a wait of 0 s', () => {
     const now = Date.parse('2026-11-22T12:00:00Z');
     const limited = (retryAfter: string) =>
-      (thrown(() => readAnswer(reply(429, { success: false, error: 'RATE_LIMITED', message: 'slow down' }, { 'Retry-After': retryAfter }), base, en, now)) as ApiError)
-        .message;
+      (
+        thrown(() =>
+          readAnswer(reply(429, { success: false, error: 'RATE_LIMITED', message: 'slow down' }, { 'Retry-After': retryAfter }), base, en, now),
+        ) as ApiError
+      ).message;
     expect(limited('Sun, 22 Nov 2026 12:00:45 GMT')).toBe('Too many requests: try again in 45 s');
     expect(limited('0')).toBe('Too many requests: try again in 1 s');
     expect(limited('soon')).toBe('Too many requests: try again in 60 s');
@@ -513,7 +516,9 @@ describe('API answers', () => {
     expect(fail(400, 'BAD_REQUEST', 'Parameter "days" must be …').message).toBe('The API refused the request: Parameter "days" must be …');
     expect(fail(404, 'NOT_FOUND', 'No exchange rate has been stored yet').message).toBe('No data: No exchange rate has been stored yet');
     expect(fail(503, 'SERVICE_UNAVAILABLE', 'Database unreachable').message).toBe('The CRC Rates API is unavailable (HTTP 503): try again later');
-    expect(thrown(() => readAnswer(reply(502, '<html>Bad gateway</html>'), base, en)).message).toBe('The CRC Rates API is unavailable (HTTP 502): try again later');
+    expect(thrown(() => readAnswer(reply(502, '<html>Bad gateway</html>'), base, en)).message).toBe(
+      'The CRC Rates API is unavailable (HTTP 502): try again later',
+    );
     expect(thrown(() => readAnswer(reply(200, '<html>login</html>'), base, en)).message).toBe(
       'Unexpected answer from https://api.example.com (HTTP 200): check the API address in Extensions → CRC Rates → Settings',
     );
@@ -554,7 +559,20 @@ describe('tables', () => {
   });
 
   test('analytics: metric and value, dates as dates, trend in words', () => {
-    const side = { average: 1, min: 1, minDate: '2025-01-02', max: 2, maxDate: '2025-01-03', first: 1, last: 2, change: 1, changePercent: 100, volatility: 0, trend: 'up' as const, slopePerDay: 0.5 };
+    const side = {
+      average: 1,
+      min: 1,
+      minDate: '2025-01-02',
+      max: 2,
+      maxDate: '2025-01-03',
+      first: 1,
+      last: 2,
+      change: 1,
+      changePercent: 100,
+      volatility: 0,
+      trend: 'up' as const,
+      slopePerDay: 0.5,
+    };
     const table = analyticsTable({ from: '2025-01-01', to: '2025-01-30', count: 30, buy: side, sell: { ...side, trend: 'stable' } }, es, toDate);
     expect(table[0]).toEqual(['Indicador', 'Valor']);
     expect(table).toContainEqual(['Desde', toDate('2025-01-01')]);

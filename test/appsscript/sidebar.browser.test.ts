@@ -14,7 +14,16 @@ import { loadGas } from './support/gas';
 const ROOT = path.resolve(__dirname, '../..');
 const KEY = `crc_live_AbCd${'x'.repeat(35)}wxyz`;
 const MASKED = 'crc_live_AbCd…wxyz';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 const PAGE_URL = 'http://sidebar.test/';
 
 let dist: string;
@@ -135,14 +144,28 @@ describe('settings sidebar', () => {
 
   test('test connection: shows the plan and this month’s quota', async () => {
     const usage = `{ plan: 'pro', planLabel: 'Pro', monthlyQuota: 5000, used: 12, remaining: 4988, resetsAt: '2026-12-01T00:00:00.000Z', resetsOn: '2026-12-01 00:00 UTC', ratePerMinute: 60, baseUrl: 'https://rates.example.com/api/v1' }`;
-    const page = await open(renderSidebar({ CRC_RATES_API_KEY: KEY, CRC_RATES_BASE_URL: 'https://rates.example.com/api/v1' }), `{ testConnection: () => (${usage}) }`);
+    const page = await open(
+      renderSidebar({ CRC_RATES_API_KEY: KEY, CRC_RATES_BASE_URL: 'https://rates.example.com/api/v1' }),
+      `{ testConnection: () => (${usage}) }`,
+    );
     expect(await page.inputValue('#baseUrl')).toBe('https://rates.example.com/api/v1');
     expect(await page.locator('#advanced').getAttribute('open')).not.toBeNull();
     await page.click('#test');
     await page.waitForSelector('#usage:not([hidden])');
     expect(await calls(page)).toEqual([['testConnection', { key: '', baseUrl: 'https://rates.example.com/api/v1' }]]);
     const rows = await page.locator('#usage dt, #usage dd').allInnerTexts();
-    expect(rows).toEqual(['Plan', 'Pro', 'Used this month', '12 / 5,000', 'Remaining', '4,988', 'Resets on', '2026-12-01 00:00 UTC', 'Requests per minute', '60']);
+    expect(rows).toEqual([
+      'Plan',
+      'Pro',
+      'Used this month',
+      '12 / 5,000',
+      'Remaining',
+      '4,988',
+      'Resets on',
+      '2026-12-01 00:00 UTC',
+      'Requests per minute',
+      '60',
+    ]);
     expect(await text(page, '#message')).toBe('Connected.');
     await page.close();
   });
@@ -163,7 +186,10 @@ describe('settings sidebar', () => {
 
   test('a refused key: the server’s message is shown as an alert, nothing else changes', async () => {
     const page = await open(renderSidebar({}));
-    await setServer(page, `{ saveSettings: () => { throw new Error('That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.'); } }`);
+    await setServer(
+      page,
+      `{ saveSettings: () => { throw new Error('That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.'); } }`,
+    );
     await page.fill('#key', 'hello');
     await page.click('#save');
     await page.waitForSelector('#message.error');

@@ -13,8 +13,7 @@ import { SYNTHETIC_FIRST_DATE, syntheticRate, syntheticVentanilla, type FakeInst
 export type { FakeInstitutionRow } from './synthetic-history';
 
 export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'ventanillaSdde' | 'ventanillaSite';
-export type FaultKind =
-  | 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'outOfBounds' | 'estadoFalse' | 'code503';
+export type FaultKind = 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'outOfBounds' | 'estadoFalse' | 'code503';
 /** A fault applies to every request of its route until cleared, or to the next `times` ones. */
 export type Fault = FaultKind | { kind: FaultKind; times?: number; retryAfter?: string };
 export type DayRate = { buy: number | null; sell: number | null } | null;
@@ -218,7 +217,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
         days.flatMap((date, i) => {
           const r = rates(date);
           const v = r ? pick(r) : null;
-          return [[`serie${i + 1}`, formatCell(v, 'es')], [`serie${i + 1}Ingles`, formatCell(v, 'en')]];
+          return [
+            [`serie${i + 1}`, formatCell(v, 'es')],
+            [`serie${i + 1}Ingles`, formatCell(v, 'en')],
+          ];
         }),
       );
     return json(200, {
@@ -314,7 +316,12 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       case 'empty':
         if (route === 'sdde' || route === 'ventanillaSdde') return json(200, SDDE_EMPTY);
         if (route === 'ventanillaSite') return json(200, SITE_VENTANILLA_EMPTY);
-        if (route === 'site') return json(200, { informacionDelCuadro: { codGrupoVariablePublicado: 1, decimales: 2 }, columnas: [{ field: 'nombre', tituloEspanol: 'Indicadores' }], indicadoresRaiz: [] });
+        if (route === 'site')
+          return json(200, {
+            informacionDelCuadro: { codGrupoVariablePublicado: 1, decimales: 2 },
+            columnas: [{ field: 'nombre', tituloEspanol: 'Indicadores' }],
+            indicadoresRaiz: [],
+          });
         return { status: 200, body: route === 'hacienda' ? '{}' : '', type: route === 'hacienda' ? JSON_TYPE : 'text/plain' };
       case '401':
         return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
@@ -360,12 +367,17 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     const q = u.searchParams;
     const ventanilla = fault?.kind === 'outOfBounds' ? ventanillaOutOfBounds : ventanillaFor;
     const reply =
-      match.route === 'sdde' ? sdde(match.code, q, h, rates)
-      : match.route === 'ventanillaSdde' ? ventanillaSdde(match.code, q, h, ventanilla)
-      : match.route === 'ventanillaSite' ? ventanillaSite(q, h, ventanilla)
-      : match.route === 'siteToken' ? siteToken()
-      : match.route === 'site' ? site(q, h, rates)
-      : hacienda(rates);
+      match.route === 'sdde'
+        ? sdde(match.code, q, h, rates)
+        : match.route === 'ventanillaSdde'
+          ? ventanillaSdde(match.code, q, h, ventanilla)
+          : match.route === 'ventanillaSite'
+            ? ventanillaSite(q, h, ventanilla)
+            : match.route === 'siteToken'
+              ? siteToken()
+              : match.route === 'site'
+                ? site(q, h, rates)
+                : hacienda(rates);
     // A connection dropped mid-body: the client gets a 200 whose JSON stops halfway.
     send(res, fault?.kind === 'truncated' ? { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) } : reply);
   }

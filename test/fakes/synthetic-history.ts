@@ -121,8 +121,8 @@ export function syntheticVentanilla(date: string): FakeInstitutionRow[] {
   const official = syntheticRate(date);
   const n = daysBetween(SYNTHETIC_FIRST_DATE, date);
   return SYNTHETIC_INSTITUTIONS.map((inst, i) => {
-    const below = (((n * 7 + i * 5) % 9) + 9) % 9 / 2;
-    const above = (((n * 3 + i * 11) % 9) + 9) % 9 / 2;
+    const below = ((((n * 7 + i * 5) % 9) + 9) % 9) / 2;
+    const above = ((((n * 3 + i * 11) % 9) + 9) % 9) / 2;
     const row: FakeInstitutionRow = {
       name: inst.name,
       buy: round2(official.buy - below),

@@ -145,7 +145,10 @@ export interface StoredInstitution {
   first_seen_at: Date;
 }
 
-const byKey = <T>(key: (row: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (row: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /** The whole banking_rates and institutions tables, every column, in a fixed order (sorted here, not by the server's collation). */
 export async function snapshotBanking(db: Database): Promise<{ rates: StoredBankingRow[]; institutions: StoredInstitution[] }> {

@@ -4,18 +4,7 @@
  * contract becomes the right ExchangeRateError; 429s are retried or not as they should be.
  */
 import { ExchangeRateClient, ExchangeRateError, type FetchLike } from '../../sdk/src';
-import type {
-  Analytics,
-  BankingRates,
-  BestRate,
-  Chart,
-  Conversion,
-  ExchangeRate,
-  Health,
-  Insights,
-  PeriodStats,
-  Usage,
-} from '../../sdk/src';
+import type { Analytics, BankingRates, BestRate, Chart, Conversion, ExchangeRate, Health, Insights, PeriodStats, Usage } from '../../sdk/src';
 import { routeList } from '../../sdk/scripts/params/route-list';
 import { createApiKeysStore } from '../../server/store/api-keys';
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../server/store/banking';
@@ -90,7 +79,15 @@ afterAll(() => t.close());
 describe('every method returns the data of its endpoint', () => {
   it('getLatest', async () => {
     const latest: ExchangeRate = await client.getLatest();
-    expect(latest).toEqual({ date: '2025-01-16', currencyFrom: 'USD', currencyTo: 'CRC', buy: 515, sell: 525, source: 'BCCR', fetchedAt: '2025-01-14T18:05:12.000Z' });
+    expect(latest).toEqual({
+      date: '2025-01-16',
+      currencyFrom: 'USD',
+      currencyTo: 'CRC',
+      buy: 515,
+      sell: 525,
+      source: 'BCCR',
+      fetchedAt: '2025-01-14T18:05:12.000Z',
+    });
     const sell: number = (await client.getLatest()).sell;
     expect(sell).toBe(525);
   });
@@ -207,8 +204,7 @@ describe('every method returns the data of its endpoint', () => {
 describe('generated parameters', () => {
   it('are generated from every route the app serves in the envelope, with the same parameters', () => {
     // The generator lists the route factories itself; a route the app gains must reach it too.
-    const params = (routes: readonly { path: string; query: object }[]) =>
-      Object.fromEntries(routes.map((r) => [r.path, Object.keys(r.query)]));
+    const params = (routes: readonly { path: string; query: object }[]) => Object.fromEntries(routes.map((r) => [r.path, Object.keys(r.query)]));
     expect(params(routeList())).toEqual(params(t.app.routes.filter((r) => !r.raw)));
   });
 });

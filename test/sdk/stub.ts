@@ -13,10 +13,7 @@ export interface StubRequest {
 }
 
 /** One scripted answer; `hang` never answers, `stallBody` sends the head and part of a body, then nothing. */
-export type StubAnswer =
-  | { status: number; body?: unknown; text?: string; headers?: Record<string, string> }
-  | { hang: true }
-  | { stallBody: true };
+export type StubAnswer = { status: number; body?: unknown; text?: string; headers?: Record<string, string> } | { hang: true } | { stallBody: true };
 
 export interface Stub {
   /** The base URL, as a client's `baseUrl` (`http://127.0.0.1:PORT/api/v1`). */

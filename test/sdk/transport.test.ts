@@ -79,11 +79,7 @@ describe('retries', () => {
   });
 
   it('retries 503 and gateway errors with exponential backoff', async () => {
-    const s = await stub([
-      failure(503, 'SERVICE_UNAVAILABLE', 'Database unreachable'),
-      { status: 502, text: '<html>Bad Gateway</html>' },
-      ok(RECORD),
-    ]);
+    const s = await stub([failure(503, 'SERVICE_UNAVAILABLE', 'Database unreachable'), { status: 502, text: '<html>Bad Gateway</html>' }, ok(RECORD)]);
     const { sleep, waits } = fakeSleep();
     const client = new ExchangeRateClient({ apiKey: 'k', baseUrl: s.api, retries: 2, retryDelayMs: 100, sleep });
     expect(await client.getLatest()).toEqual(RECORD);
@@ -219,7 +215,14 @@ describe('answers', () => {
     ]);
     const client = new ExchangeRateClient({ apiKey: 'k', baseUrl: s.api });
     await client.getLatest();
-    expect(client.lastRateLimit).toEqual({ limit: 60, remaining: 59, reset: 42, quotaLimit: 5000, quotaRemaining: 4999, quotaReset: '2025-02-01T00:00:00.000Z' });
+    expect(client.lastRateLimit).toEqual({
+      limit: 60,
+      remaining: 59,
+      reset: 42,
+      quotaLimit: 5000,
+      quotaRemaining: 4999,
+      quotaReset: '2025-02-01T00:00:00.000Z',
+    });
     const error = await rejection(client.getHistory({ days: 0 }));
     expect(error.requestId).toBe('req-123');
     expect(client.lastRateLimit).toEqual({ limit: 60, remaining: null, reset: null, quotaLimit: null, quotaRemaining: null, quotaReset: null });

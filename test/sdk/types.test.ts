@@ -81,7 +81,13 @@ describe('types against the source', () => {
         ].join('\n'),
       );
       const config = path.join(dir, 'tsconfig.json');
-      fs.writeFileSync(config, JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'], moduleResolution: 'Bundler', module: 'ESNext', skipLibCheck: true }, files: [file] }));
+      fs.writeFileSync(
+        config,
+        JSON.stringify({
+          compilerOptions: { strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'], moduleResolution: 'Bundler', module: 'ESNext', skipLibCheck: true },
+          files: [file],
+        }),
+      );
       const outcome = await tsc(config);
       expect(outcome.code).not.toBe(0);
       expect(outcome.output).toContain("error TS2322: Type 'number' is not assignable to type 'string'");
@@ -135,14 +141,18 @@ describe('the built package', () => {
     ['CJS under node16/nodenext', 'usage.cts', { module: 'NodeNext', moduleResolution: 'NodeNext' }, 'index.d.ts'],
     ['a bundler', 'usage.ts', { module: 'ESNext', moduleResolution: 'Bundler' }, 'index.d.mts'],
     ['classic node10 resolution', 'usage.ts', { module: 'CommonJS', moduleResolution: 'Node10' }, 'index.d.ts'],
-  ])('usage.ts type-checks against the built declarations: %s', async (name, file, options, entry) => {
-    const outcome = await check(consumer, name.replace(/\W+/g, '-'), file, options);
-    expect(outcome.output.split('\n').filter((l) => !l.startsWith('/'))).toEqual(['']);
-    expect(outcome.code).toBe(0);
-    expect(outcome.files).toContain(path.join(consumer, 'node_modules/@crc-rates/sdk/dist', entry));
-    // Nothing from the repository: the declarations stand alone.
-    expect(outcome.files.filter((f) => f.startsWith(ROOT) && !f.includes('/node_modules/typescript/lib/'))).toEqual([]);
-  }, 120_000);
+  ])(
+    'usage.ts type-checks against the built declarations: %s',
+    async (name, file, options, entry) => {
+      const outcome = await check(consumer, name.replace(/\W+/g, '-'), file, options);
+      expect(outcome.output.split('\n').filter((l) => !l.startsWith('/'))).toEqual(['']);
+      expect(outcome.code).toBe(0);
+      expect(outcome.files).toContain(path.join(consumer, 'node_modules/@crc-rates/sdk/dist', entry));
+      // Nothing from the repository: the declarations stand alone.
+      expect(outcome.files.filter((f) => f.startsWith(ROOT) && !f.includes('/node_modules/typescript/lib/'))).toEqual([]);
+    },
+    120_000,
+  );
 
   it("the runtime's own fetch fits the fetch option (DOM lib and Node types)", async () => {
     fs.writeFileSync(
@@ -165,7 +175,15 @@ describe('the built package', () => {
   }, 120_000);
 
   it('loads with require() and import(), and both builds work against a server', async () => {
-    const record = { date: '2025-01-15', currencyFrom: 'USD', currencyTo: 'CRC', buy: 506.47, sell: 512.82, source: 'BCCR', fetchedAt: '2025-01-14T18:05:12.000Z' };
+    const record = {
+      date: '2025-01-15',
+      currencyFrom: 'USD',
+      currencyTo: 'CRC',
+      buy: 506.47,
+      sell: 512.82,
+      source: 'BCCR',
+      fetchedAt: '2025-01-14T18:05:12.000Z',
+    };
     const stub = await startStub([ok(record)]);
     try {
       const script = (load: string) => `

@@ -40,7 +40,14 @@ describe('npm start', () => {
   });
 
   it('serves health on the embedded database, fills itself, and stops on SIGTERM', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, SYNC_CRON: 'off', BCCR_SITE_API_URL: fake.siteUrl, HACIENDA_URL: fake.haciendaUrl };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      SYNC_CRON: 'off',
+      BCCR_SITE_API_URL: fake.siteUrl,
+      HACIENDA_URL: fake.haciendaUrl,
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     // As package.json's start script runs it: compiled, then run in the same process, so SIGTERM reaches the server itself.

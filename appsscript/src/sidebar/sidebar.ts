@@ -44,7 +44,8 @@ function call<T>(name: ServerFunction, arg?: SettingsForm): Promise<T> {
 /** A server error's message as the user should read it. */
 function errorText(error: unknown, networkError: string): string {
   const name = (error as { name?: unknown } | null)?.name;
-  const raw = error instanceof Error || (error && typeof error === 'object' && 'message' in error) ? String((error as { message: unknown }).message) : String(error);
+  const raw =
+    error instanceof Error || (error && typeof error === 'object' && 'message' in error) ? String((error as { message: unknown }).message) : String(error);
   if (name === 'NetworkError' || /^NetworkError\b|Connection failure due to HTTP/.test(raw)) return networkError;
   return raw.replace(/^(?:Exception|Error|ScriptError):\s*/, '');
 }
@@ -144,10 +145,11 @@ function start(view: SettingsView | null, locale: Locale): void {
 
   $('app').hidden = false;
   if (view) render(view);
-  else void run<SettingsView>('getSettings', undefined, (v) => {
-    render(v);
-    say('');
-  });
+  else
+    void run<SettingsView>('getSettings', undefined, (v) => {
+      render(v);
+      say('');
+    });
 }
 
 const boot = readBoot();

@@ -147,7 +147,7 @@ export function renderParams(routes: readonly Route[]): string {
     '/** Paths of the routes the SDK can call. */',
     'export type RoutePath = keyof RouteParams;',
     '',
-    '/** The parameter names of each route, in the server\'s order: the client sends these and no others. */',
+    "/** The parameter names of each route, in the server's order: the client sends these and no others. */",
     'export const QUERY_NAMES = {',
     routes.map(namesEntry).join('\n'),
     '} as const satisfies { readonly [P in RoutePath]: readonly (keyof RouteParams[P])[] };',

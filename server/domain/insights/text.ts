@@ -248,7 +248,8 @@ const spanish: Phrasebook = {
     if (!i || r.dispersion === null) return null;
     const reading = {
       low: 'una dispersión tan baja sugiere precios alineados con el tipo de referencia y, probablemente, un mercado competitivo.',
-      moderate: 'una dispersión moderada sugiere que las entidades probablemente ajustan sus precios a ritmos algo distintos, así que vale la pena comparar antes de cambiar.',
+      moderate:
+        'una dispersión moderada sugiere que las entidades probablemente ajustan sus precios a ritmos algo distintos, así que vale la pena comparar antes de cambiar.',
       wide: 'una dispersión amplia sugiere que las entidades probablemente trasladan los movimientos del tipo de referencia a ritmos distintos, así que comparar antes de cambiar puede ahorrar dinero.',
     }[r.dispersion];
     return `En ventanilla, el ${i.date}, las ${i.count} entidades vendían el dólar entre ${i.min} y ${i.max} (una diferencia de ${i.range}, con desviación estándar de ${i.deviation}); ${reading}`;
@@ -347,7 +348,8 @@ const english: Phrasebook = {
     if (!i || r.dispersion === null) return null;
     const reading = {
       low: 'such a narrow dispersion suggests prices aligned with the reference rate and, probably, a competitive market.',
-      moderate: 'a moderate dispersion suggests institutions probably adjust their prices at somewhat different paces, so it pays to compare before exchanging.',
+      moderate:
+        'a moderate dispersion suggests institutions probably adjust their prices at somewhat different paces, so it pays to compare before exchanging.',
       wide: "a wide dispersion suggests institutions probably pass the reference rate's moves on at different paces, so comparing before exchanging can save money.",
     }[r.dispersion];
     return `At the window on ${i.date}, the ${i.count} institutions sold dollars between ${i.min} and ${i.max} (a ${i.range} range, standard deviation ${i.deviation}); ${reading}`;

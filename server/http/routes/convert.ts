@@ -25,7 +25,7 @@ export function convertRoutes({ rates }: { rates: RatesStore }): Route[] {
         from: currency('Currency of the amount (default USD).').optional(),
         to: currency('Currency wanted (default: the other one).').optional(),
         rate: oneOf(RATE_SIDES, 'Which official rate to apply.', 'sell'),
-        date: date("The day whose rate applies (default: the latest).").optional(),
+        date: date('The day whose rate applies (default: the latest).').optional(),
       },
       check: ({ amount }) => {
         const parsed = parseAmount(amount);

@@ -144,4 +144,3 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
     }),
   ];
 }
-

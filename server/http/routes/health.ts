@@ -43,12 +43,11 @@ export function healthRoutes({ rates, syncRuns, version, startedAt }: HealthDeps
       response: HealthSchema,
       cache: false,
       handle: async (_, { today }) => {
-        const [latest, lastSyncAt] = await withinTimeout(
-          Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official')]),
-          DATABASE_TIMEOUT_MS,
-        ).catch((error: unknown) => {
-          throw new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
-        });
+        const [latest, lastSyncAt] = await withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official')]), DATABASE_TIMEOUT_MS).catch(
+          (error: unknown) => {
+            throw new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
+          },
+        );
         const latestDate = latest?.date ?? null;
         const fresh = latestDate !== null && daysBetween(latestDate, today) <= STALE_AFTER_DAYS;
         return {

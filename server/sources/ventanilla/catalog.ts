@@ -138,7 +138,9 @@ const PUBLIC_BANK = /^(?:banco (?:nacional(?: de costa rica)?|de costa rica|popu
  */
 export function inferType(name: string): InstitutionType | null {
   const n = normalizeName(name);
-  const legalForm = stripAccents(name).toLowerCase().replace(/[^a-z]+/g, ' ');
+  const legalForm = stripAccents(name)
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ' ');
   if (/\bvalores\b|\bpuestos? de bolsa\b|\bsecurities\b/.test(n)) return 'brokerage';
   if (/\bcasas? de cambio\b|cambiari|\bcambios?\b|\bexchange\b/.test(n)) return 'exchange_house';
   if (/\bmutual|\bmucap\b/.test(n)) return 'mutual';

@@ -19,7 +19,5 @@ export interface VentanillaSourceConfig extends RequestPolicy {
 export function createVentanillaSource(config: VentanillaSourceConfig): VentanillaSource {
   const { bccrToken, bccrApiUrl, bccrSiteApiUrl, ...policy } = config;
   const token = bccrToken?.trim();
-  return token
-    ? createVentanillaSddeSource({ ...policy, baseUrl: bccrApiUrl, token })
-    : createVentanillaSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });
+  return token ? createVentanillaSddeSource({ ...policy, baseUrl: bccrApiUrl, token }) : createVentanillaSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });
 }

@@ -17,7 +17,10 @@ export const VENTANILLA_CUADRO = '1015';
 export type IndicatorSide = 'buy' | 'sell' | 'spread';
 
 function plain(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 /** What a series is, from its name: "…compra…" buy, "…venta…" sell, "…diferencial…" spread; null when unclear. */
@@ -119,7 +122,13 @@ export function parseCuadro1015(body: string): VentanillaDay[] {
       let collected = institutions.get(id);
       if (!collected) {
         collected = {
-          quote: { institutionId: id, name: entry?.name ?? printed, type: entry?.type ?? heading ?? inferType(printed), updatedAt: null, known: entry !== null },
+          quote: {
+            institutionId: id,
+            name: entry?.name ?? printed,
+            type: entry?.type ?? heading ?? inferType(printed),
+            updatedAt: null,
+            known: entry !== null,
+          },
           days: new Map(),
         };
         institutions.set(id, collected);
@@ -132,13 +141,15 @@ export function parseCuadro1015(body: string): VentanillaDay[] {
         if (value === null) continue;
         const day = collected.days.get(date) ?? { buy: null, sell: null };
         const seen = day[side];
-        if (seen !== null && seen !== value) throw parseError(SOURCE, `two different ${side} values for ${collected.quote.name} on ${date}: ${seen} and ${value}`);
+        if (seen !== null && seen !== value)
+          throw parseError(SOURCE, `two different ${side} values for ${collected.quote.name} on ${date}: ${seen} and ${value}`);
         day[side] = value;
         collected.days.set(date, day);
       }
     }
   }
-  if (indicators > 0 && used === 0) throw parseError(SOURCE, `cuadro ${VENTANILLA_CUADRO} has ${indicators} indicators but no buy or sell series of an institution`);
+  if (indicators > 0 && used === 0)
+    throw parseError(SOURCE, `cuadro ${VENTANILLA_CUADRO} has ${indicators} indicators but no buy or sell series of an institution`);
 
   const dates = [...new Set([...institutions.values()].flatMap((c) => [...c.days.keys()]))].sort();
   return dates.map((date) => ({

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 
-const COLUMNS = ['month', 'first_date', 'last_date', 'count', ...['buy', 'sell'].flatMap((side) => ['sum', 'min', 'max', 'first', 'last'].map((value) => `${side}_${value}`))];
+const COLUMNS = [
+  'month',
+  'first_date',
+  'last_date',
+  'count',
+  ...['buy', 'sell'].flatMap((side) => ['sum', 'min', 'max', 'first', 'last'].map((value) => `${side}_${value}`)),
+];
 
 /**
  * Each month of the official series summed up once (count, sum, minimum, maximum, first and last
@@ -41,7 +47,9 @@ export async function up(db: Knex): Promise<void> {
         DELETE FROM rate_months WHERE month = ANY (p_months) AND month NOT IN (SELECT month FROM fresh)
       )
       INSERT INTO rate_months SELECT * FROM fresh
-      ON CONFLICT (month) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'month').map((c) => `${c} = excluded.${c}`).join(', ')}
+      ON CONFLICT (month) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'month')
+        .map((c) => `${c} = excluded.${c}`)
+        .join(', ')}
     $$
   `);
   await db.raw(`
@@ -67,7 +75,9 @@ export async function up(db: Knex): Promise<void> {
     ['truncate', 'TRUNCATE', ''],
   ];
   for (const [name, event, referencing] of triggers) {
-    await db.raw(`CREATE TRIGGER exchange_rates_months_${name} AFTER ${event} ON exchange_rates ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION exchange_rates_refresh_months()`);
+    await db.raw(
+      `CREATE TRIGGER exchange_rates_months_${name} AFTER ${event} ON exchange_rates ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION exchange_rates_refresh_months()`,
+    );
   }
   await db.raw(`SELECT refresh_rate_months(ARRAY(SELECT DISTINCT date_trunc('month', date)::date FROM exchange_rates))`);
 }

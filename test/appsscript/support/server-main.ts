@@ -49,8 +49,7 @@ async function main(): Promise<void> {
           reply = await keys.revoke(revocable.record.id, new Date());
           // As `npm run keys -- revoke` does: tell every instance, whose key lookups may be cached.
           await (app.changes as { keysChanged?: () => Promise<void> }).keysChanged?.();
-        }
-        else if (message.type === 'close') {
+        } else if (message.type === 'close') {
           await app.close();
           reply = true;
         }

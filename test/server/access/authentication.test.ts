@@ -119,7 +119,12 @@ describe('routing comes before authentication', () => {
     ]) {
       const headers: Record<string, string> = key === null ? { 'x-api-key': t.key } : key ? { 'x-api-key': key } : {};
       const answer = await send(`${t.api}${path}`, { method, headers });
-      expect([method, path, answer.status, answer.body]).toEqual([method, path, 405, { success: false, error: 'METHOD_NOT_ALLOWED', message: expect.any(String) }]);
+      expect([method, path, answer.status, answer.body]).toEqual([
+        method,
+        path,
+        405,
+        { success: false, error: 'METHOD_NOT_ALLOWED', message: expect.any(String) },
+      ]);
       expect(answer.headers.get('allow')).toContain('GET');
     }
   });
@@ -144,7 +149,16 @@ describe('caching of keyed answers', () => {
 });
 
 describe('CORS', () => {
-  const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Quota-Limit', 'X-Quota-Remaining', 'X-Quota-Reset', 'Retry-After', 'ETag'];
+  const EXPOSED = [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'X-Quota-Limit',
+    'X-Quota-Remaining',
+    'X-Quota-Reset',
+    'Retry-After',
+    'ETag',
+  ];
   const exposed = (headers: Headers) => (headers.get('access-control-expose-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
 
   it('answers a preflight for x-api-key without asking for a key', async () => {

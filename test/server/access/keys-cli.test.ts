@@ -79,104 +79,167 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-it('refuses bad arguments with exit code 2 and a message, before touching the database', async () => {
-  const cases: Array<[string[], string]> = [
-    [[], 'usage:'],
-    [['create', '--plan', 'pro'], '--name is required'],
-    [['create', '--name', 'X', '--plan', 'gold'], '--plan must be one of pro, custom'],
-    [['create', '--name', 'X', '--plan', 'custom', '--quota', '0'], '--quota must be a positive integer'],
-    [['create', '--name', 'X', '--plan', 'pro', '--rate', '10'], '--quota and --rate go with --plan custom'],
-    [['revoke', 'abc'], 'revoke takes one key id'],
-  ];
-  const results = await Promise.all(cases.map(([args]) => keys(...args)));
-  results.forEach((result, i) => {
-    const [args, message] = cases[i] as [string[], string];
-    expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
-  });
-  // Nothing was created: the embedded database is not even there yet.
-  if (!postgres) expect(fs.readdirSync(dataDir)).toEqual([]);
-}, SLOW);
+it(
+  'refuses bad arguments with exit code 2 and a message, before touching the database',
+  async () => {
+    const cases: Array<[string[], string]> = [
+      [[], 'usage:'],
+      [['create', '--plan', 'pro'], '--name is required'],
+      [['create', '--name', 'X', '--plan', 'gold'], '--plan must be one of pro, custom'],
+      [['create', '--name', 'X', '--plan', 'custom', '--quota', '0'], '--quota must be a positive integer'],
+      [['create', '--name', 'X', '--plan', 'pro', '--rate', '10'], '--quota and --rate go with --plan custom'],
+      [['revoke', 'abc'], 'revoke takes one key id'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => keys(...args)));
+    results.forEach((result, i) => {
+      const [args, message] = cases[i] as [string[], string];
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+    });
+    // Nothing was created: the embedded database is not even there yet.
+    if (!postgres) expect(fs.readdirSync(dataDir)).toEqual([]);
+  },
+  SLOW,
+);
 
 describe('one key after another', () => {
   let pro: CreatedKey;
   let custom: CreatedKey;
 
-  it('creates a Pro key and prints it once, as one JSON object', async () => {
-    pro = json<CreatedKey>(await keys('create', '--name', 'Sheets of Ana', '--plan', 'pro', '--json'));
-    expect(Object.keys(pro)).toEqual(['id', 'name', 'plan', 'key', 'monthlyQuota', 'ratePerMinute']);
-    expect(pro).toEqual({ id: expect.any(Number), name: 'Sheets of Ana', plan: 'pro', key: expect.stringMatching(/^crc_live_[A-Za-z0-9_-]{43}$/), monthlyQuota: 5000, ratePerMinute: 60 });
-  }, SLOW);
-
-  it('creates a Custom key with its own limits', async () => {
-    custom = json<CreatedKey>(await keys('create', '--name', 'Finca Sol', '--plan', 'custom', '--quota', '7', '--rate', '3', '--json'));
-    expect(custom).toEqual({ id: expect.any(Number), name: 'Finca Sol', plan: 'custom', key: expect.stringMatching(/^crc_live_[A-Za-z0-9_-]{43}$/), monthlyQuota: 7, ratePerMinute: 3 });
-    expect(custom.key).not.toBe(pro.key);
-  }, SLOW);
-
-  it('revokes a key by id, and says so when there is no such active key', async () => {
-    const revoked = await keys('revoke', String(pro.id));
-    expect(revoked).toEqual({ code: 0, stdout: `Revoked key ${pro.id}.\n`, stderr: '' });
-    const again = await keys('revoke', String(pro.id));
-    expect(again).toEqual({ code: 1, stdout: `No active key with id ${pro.id}.\n`, stderr: '' });
-  }, SLOW);
-
-  it('is what an app on the same database honours; requests sent to the site are kept', async () => {
-    const embedded = postgres ? null : createDatabase({ databaseUrl: null, dataDir });
-    const database: TestDatabase = postgres ?? { db: embedded as NonNullable<typeof embedded>, url: null, drop: async () => undefined };
-    const t = await startTestApp({ database });
-    try {
-      await t.seed([rate('2025-01-15', 506.47, 512.82)]);
-      const refused = await t.get('/exchange-rate/latest', { 'x-api-key': pro.key });
-      expect(refused.status).toBe(401);
-      expect(refused.body.message).toMatch(/revoked/i);
-      for (let i = 0; i < 2; i += 1) {
-        const served = await send(`${t.api}/exchange-rate/latest`, { headers: { 'x-api-key': custom.key } });
-        expect(served.status).toBe(200);
-        expect([headerNumber(served, 'X-RateLimit-Limit'), headerNumber(served, 'X-Quota-Limit'), headerNumber(served, 'X-Quota-Remaining')]).toEqual([3, 7, 6 - i]);
-      }
-      const posted = await send(`${t.url}/request-access`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Luis', email: 'luis@example.org', company: 'Cafetal', plan: 'custom', message: '10k a month' }),
+  it(
+    'creates a Pro key and prints it once, as one JSON object',
+    async () => {
+      pro = json<CreatedKey>(await keys('create', '--name', 'Sheets of Ana', '--plan', 'pro', '--json'));
+      expect(Object.keys(pro)).toEqual(['id', 'name', 'plan', 'key', 'monthlyQuota', 'ratePerMinute']);
+      expect(pro).toEqual({
+        id: expect.any(Number),
+        name: 'Sheets of Ana',
+        plan: 'pro',
+        key: expect.stringMatching(/^crc_live_[A-Za-z0-9_-]{43}$/),
+        monthlyQuota: 5000,
+        ratePerMinute: 60,
       });
-      expect(posted.status).toBe(201);
-      expect((await send(`${t.url}/request-access`, { method: 'POST', body: new URLSearchParams({ name: 'Eva', email: 'eva@example.com', plan: 'pro' }) })).status).toBe(201);
-    } finally {
-      await t.close();
-      if (embedded) {
-        await embedded.destroy();
-        // This process has let go of the embedded database; its claim would end only when it exits.
-        fs.rmSync(path.join(dataDir, 'crc-rates.pid'), { force: true });
+    },
+    SLOW,
+  );
+
+  it(
+    'creates a Custom key with its own limits',
+    async () => {
+      custom = json<CreatedKey>(await keys('create', '--name', 'Finca Sol', '--plan', 'custom', '--quota', '7', '--rate', '3', '--json'));
+      expect(custom).toEqual({
+        id: expect.any(Number),
+        name: 'Finca Sol',
+        plan: 'custom',
+        key: expect.stringMatching(/^crc_live_[A-Za-z0-9_-]{43}$/),
+        monthlyQuota: 7,
+        ratePerMinute: 3,
+      });
+      expect(custom.key).not.toBe(pro.key);
+    },
+    SLOW,
+  );
+
+  it(
+    'revokes a key by id, and says so when there is no such active key',
+    async () => {
+      const revoked = await keys('revoke', String(pro.id));
+      expect(revoked).toEqual({ code: 0, stdout: `Revoked key ${pro.id}.\n`, stderr: '' });
+      const again = await keys('revoke', String(pro.id));
+      expect(again).toEqual({ code: 1, stdout: `No active key with id ${pro.id}.\n`, stderr: '' });
+    },
+    SLOW,
+  );
+
+  it(
+    'is what an app on the same database honours; requests sent to the site are kept',
+    async () => {
+      const embedded = postgres ? null : createDatabase({ databaseUrl: null, dataDir });
+      const database: TestDatabase = postgres ?? { db: embedded as NonNullable<typeof embedded>, url: null, drop: async () => undefined };
+      const t = await startTestApp({ database });
+      try {
+        await t.seed([rate('2025-01-15', 506.47, 512.82)]);
+        const refused = await t.get('/exchange-rate/latest', { 'x-api-key': pro.key });
+        expect(refused.status).toBe(401);
+        expect(refused.body.message).toMatch(/revoked/i);
+        for (let i = 0; i < 2; i += 1) {
+          const served = await send(`${t.api}/exchange-rate/latest`, { headers: { 'x-api-key': custom.key } });
+          expect(served.status).toBe(200);
+          expect([headerNumber(served, 'X-RateLimit-Limit'), headerNumber(served, 'X-Quota-Limit'), headerNumber(served, 'X-Quota-Remaining')]).toEqual([
+            3,
+            7,
+            6 - i,
+          ]);
+        }
+        const posted = await send(`${t.url}/request-access`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Luis', email: 'luis@example.org', company: 'Cafetal', plan: 'custom', message: '10k a month' }),
+        });
+        expect(posted.status).toBe(201);
+        expect(
+          (await send(`${t.url}/request-access`, { method: 'POST', body: new URLSearchParams({ name: 'Eva', email: 'eva@example.com', plan: 'pro' }) })).status,
+        ).toBe(201);
+      } finally {
+        await t.close();
+        if (embedded) {
+          await embedded.destroy();
+          // This process has let go of the embedded database; its claim would end only when it exits.
+          fs.rmSync(path.join(dataDir, 'crc-rates.pid'), { force: true });
+        }
       }
-    }
-  }, SLOW);
+    },
+    SLOW,
+  );
 
-  it('lists keys with their limits, this month’s usage and revocation, never the key itself', async () => {
-    const result = await keys('list', '--json');
-    const listed = json<ListedKey[]>(result);
-    expect(listed.find((k) => k.id === pro.id)).toEqual({
-      id: pro.id,
-      name: 'Sheets of Ana',
-      plan: 'pro',
-      prefix: pro.key.slice(0, 'crc_live_'.length + 4),
-      monthlyQuota: 5000,
-      ratePerMinute: 60,
-      usedThisMonth: 0,
-      createdAt: expect.any(String),
-      revokedAt: expect.any(String),
-    });
-    expect(listed.find((k) => k.id === custom.id)).toMatchObject({ name: 'Finca Sol', plan: 'custom', monthlyQuota: 7, ratePerMinute: 3, usedThisMonth: 2, revokedAt: null });
-    expect(result.stdout).not.toContain(pro.key.slice(0, 'crc_live_'.length + 5));
-    expect(result.stdout).not.toContain(custom.key.slice(0, 'crc_live_'.length + 5));
-  }, SLOW);
+  it(
+    'lists keys with their limits, this month’s usage and revocation, never the key itself',
+    async () => {
+      const result = await keys('list', '--json');
+      const listed = json<ListedKey[]>(result);
+      expect(listed.find((k) => k.id === pro.id)).toEqual({
+        id: pro.id,
+        name: 'Sheets of Ana',
+        plan: 'pro',
+        prefix: pro.key.slice(0, 'crc_live_'.length + 4),
+        monthlyQuota: 5000,
+        ratePerMinute: 60,
+        usedThisMonth: 0,
+        createdAt: expect.any(String),
+        revokedAt: expect.any(String),
+      });
+      expect(listed.find((k) => k.id === custom.id)).toMatchObject({
+        name: 'Finca Sol',
+        plan: 'custom',
+        monthlyQuota: 7,
+        ratePerMinute: 3,
+        usedThisMonth: 2,
+        revokedAt: null,
+      });
+      expect(result.stdout).not.toContain(pro.key.slice(0, 'crc_live_'.length + 5));
+      expect(result.stdout).not.toContain(custom.key.slice(0, 'crc_live_'.length + 5));
+    },
+    SLOW,
+  );
 
-  it('lists the access requests received from the site', async () => {
-    const requests = json<Array<Record<string, unknown>>>(await keys('requests', '--json'));
-    expect(requests).toEqual([
-      { id: expect.any(Number), name: 'Luis', email: 'luis@example.org', company: 'Cafetal', plan: 'custom', message: '10k a month', createdAt: expect.any(String) },
-      { id: expect.any(Number), name: 'Eva', email: 'eva@example.com', company: null, plan: 'pro', message: null, createdAt: expect.any(String) },
-    ]);
-  }, SLOW);
+  it(
+    'lists the access requests received from the site',
+    async () => {
+      const requests = json<Array<Record<string, unknown>>>(await keys('requests', '--json'));
+      expect(requests).toEqual([
+        {
+          id: expect.any(Number),
+          name: 'Luis',
+          email: 'luis@example.org',
+          company: 'Cafetal',
+          plan: 'custom',
+          message: '10k a month',
+          createdAt: expect.any(String),
+        },
+        { id: expect.any(Number), name: 'Eva', email: 'eva@example.com', company: null, plan: 'pro', message: null, createdAt: expect.any(String) },
+      ]);
+    },
+    SLOW,
+  );
 });

@@ -20,7 +20,14 @@ const stream = new Writable({
 /** What of a key must never be written down. */
 function secretsOf(key: string): string[] {
   const hash = hashKey(key);
-  return [key, hash, hash.toUpperCase(), Buffer.from(hash, 'hex').toString('base64'), Buffer.from(hash, 'hex').toString('base64url'), key.slice(0, KEY_PREFIX.length + 5)];
+  return [
+    key,
+    hash,
+    hash.toUpperCase(),
+    Buffer.from(hash, 'hex').toString('base64'),
+    Buffer.from(hash, 'hex').toString('base64url'),
+    key.slice(0, KEY_PREFIX.length + 5),
+  ];
 }
 
 let t: TestApp;
@@ -40,7 +47,9 @@ it('logs requests and failures without any part of a key beyond its shown prefix
   const served = await t.get('/exchange-rate/latest');
   expect(served.status).toBe(200);
   expect((await t.get(`/exchange-rate/latest?x-api-key=${t.key}&apiKey=${t.key}`)).status).toBe(200);
-  expect((await send(`${t.api}/exchange-rate/latest`, { headers: { 'x-api-key': t.key, 'If-None-Match': served.headers.get('etag') ?? '' } })).status).toBe(304);
+  expect((await send(`${t.api}/exchange-rate/latest`, { headers: { 'x-api-key': t.key, 'If-None-Match': served.headers.get('etag') ?? '' } })).status).toBe(
+    304,
+  );
   expect((await t.get('/exchange-rate/history?days=0')).status).toBe(400);
   expect((await t.get('/exchange-rate?date=2001-01-01')).status).toBe(404);
   expect((await t.get('/usage')).status).toBe(200);

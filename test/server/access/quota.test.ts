@@ -16,10 +16,15 @@ const QUOTA_EXCEEDED = { success: false, error: 'QUOTA_EXCEEDED', message: expec
 let now = new Date('2025-01-16T05:30:00Z');
 const clock = () => now;
 
-const withKey = (app: TestApp, key: string, path = PATH, headers: Record<string, string> = {}) => send(`${app.api}${path}`, { headers: { 'x-api-key': key, ...headers } });
+const withKey = (app: TestApp, key: string, path = PATH, headers: Record<string, string> = {}) =>
+  send(`${app.api}${path}`, { headers: { 'x-api-key': key, ...headers } });
 
 function expectQuotaHeaders(answer: Answer, limit: number, remaining: number, reset: string): void {
-  expect({ limit: answer.headers.get('x-quota-limit'), remaining: answer.headers.get('x-quota-remaining'), reset: answer.headers.get('x-quota-reset') }).toEqual({
+  expect({
+    limit: answer.headers.get('x-quota-limit'),
+    remaining: answer.headers.get('x-quota-remaining'),
+    reset: answer.headers.get('x-quota-reset'),
+  }).toEqual({
     limit: String(limit),
     remaining: String(remaining),
     reset,

@@ -8,7 +8,19 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import type Redis from 'ioredis';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
-import { createKey, headerNumber, PrivateRedis, redisClient, secondInstanceDatabase, send, tally, uniqueKeyIds, unknownKey, until, type Answer } from './support';
+import {
+  createKey,
+  headerNumber,
+  PrivateRedis,
+  redisClient,
+  secondInstanceDatabase,
+  send,
+  tally,
+  uniqueKeyIds,
+  unknownKey,
+  until,
+  type Answer,
+} from './support';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const RATE_LIMITED = { success: false, error: 'RATE_LIMITED', message: expect.any(String) };

@@ -22,7 +22,11 @@ const newAddress = () => {
 };
 
 function postJson(ip: string, body: unknown, headers: Record<string, string> = {}) {
-  return send(`${t.url}/request-access`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Forwarded-For': ip, ...headers }, body: JSON.stringify(body) });
+  return send(`${t.url}/request-access`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Forwarded-For': ip, ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 function postForm(ip: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -32,7 +36,13 @@ function postForm(ip: string, fields: Record<string, string>, headers: Record<st
 const stored = () => createAccessRequestsStore(t.database.db).list();
 
 it('stores a JSON request', async () => {
-  const answer = await postJson(newAddress(), { name: ' Ana Mora ', email: 'ana@example.com', company: 'Finca Sol', plan: 'Pro', message: 'For our invoices.' });
+  const answer = await postJson(newAddress(), {
+    name: ' Ana Mora ',
+    email: 'ana@example.com',
+    company: 'Finca Sol',
+    plan: 'Pro',
+    message: 'For our invoices.',
+  });
   expect(answer.status).toBe(201);
   expect(answer.body).toEqual({ success: true, data: { id: expect.any(Number), received: true } });
   const id = (answer.body?.data as { id: number } | undefined)?.id;
@@ -69,7 +79,11 @@ it.each([
 });
 
 it('answers a browser with a thank-you page', async () => {
-  const answer = await postForm(newAddress(), { name: 'Ana <b>Mora</b>', email: 'ana@example.com', plan: 'pro' }, { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+  const answer = await postForm(
+    newAddress(),
+    { name: 'Ana <b>Mora</b>', email: 'ana@example.com', plan: 'pro' },
+    { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+  );
   expect(answer.status).toBe(201);
   expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
   expect(answer.text).toContain('Thank you, Ana &#60;b&#62;Mora&#60;/b&#62;');

@@ -49,7 +49,12 @@ export async function createKey(
   db: Database,
   options: { name?: string; plan?: PlanId; monthlyQuota?: number; ratePerMinute?: number } = {},
 ): Promise<{ key: string; record: ApiKey }> {
-  return createApiKeysStore(db).create({ name: options.name ?? 'access test', plan: options.plan ?? 'custom', monthlyQuota: options.monthlyQuota, ratePerMinute: options.ratePerMinute });
+  return createApiKeysStore(db).create({
+    name: options.name ?? 'access test',
+    plan: options.plan ?? 'custom',
+    monthlyQuota: options.monthlyQuota,
+    ratePerMinute: options.ratePerMinute,
+  });
 }
 
 /** A key that has the right shape but was never issued. */

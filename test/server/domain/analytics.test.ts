@@ -8,12 +8,7 @@ const point = (date: string, buy: number, sell: number): RatePoint => ({ date, b
 
 describe('analyze: a hand-computed series with a gap', () => {
   // x = calendar days since 2025-01-01: 0, 1, 2, 4 (2025-01-04 is missing).
-  const points = [
-    point('2025-01-01', 100, 500),
-    point('2025-01-02', 110, 502),
-    point('2025-01-03', 99, 500),
-    point('2025-01-05', 108.9, 502),
-  ];
+  const points = [point('2025-01-01', 100, 500), point('2025-01-02', 110, 502), point('2025-01-03', 99, 500), point('2025-01-05', 108.9, 502)];
   const result = analyze(points);
 
   it('reports the window actually present', () => {
@@ -114,8 +109,7 @@ describe('analyze: small windows', () => {
 
 describe('trend threshold: 0.1 % of the average over the days spanned', () => {
   // Two records two calendar days apart (the span is 2 days, not 1 record step).
-  const trendOfPair = (a: number, b: number) =>
-    analyze([point('2025-01-01', a, a), point('2025-01-03', b, b)]).sell.trend;
+  const trendOfPair = (a: number, b: number) => analyze([point('2025-01-01', a, a), point('2025-01-03', b, b)]).sell.trend;
 
   it('exactly at the threshold counts (≥)', () => {
     // slope 1/day × 2 days = 2; average 2000; 0.1 % of 2000 = 2 → up
@@ -154,9 +148,7 @@ describe('analyze: input contract', () => {
   });
 
   it('handles 20,000 records quickly', () => {
-    const points = Array.from({ length: 20000 }, (_, i) =>
-      point(addDays('1970-01-01', i), 500 + Math.round(100 * Math.sin(i / 50)) / 100, 506 + i / 10000),
-    );
+    const points = Array.from({ length: 20000 }, (_, i) => point(addDays('1970-01-01', i), 500 + Math.round(100 * Math.sin(i / 50)) / 100, 506 + i / 10000));
     const started = performance.now();
     const result = analyze(points);
     const elapsed = performance.now() - started;

@@ -85,7 +85,10 @@ describe('buildChart: 20,000 records', () => {
     const xs = points.map((p) => daysBetween(points[0].date, p.date));
     const span = xs[xs.length - 1];
     for (const side of ['buy', 'sell'] as const) {
-      const full = leastSquares(xs, points.map((p) => p[side]));
+      const full = leastSquares(
+        xs,
+        points.map((p) => p[side]),
+      );
       expect(chart.trend[side]).toEqual({
         slopePerDay: statistic(full.slope),
         start: statistic(full.intercept),
@@ -93,7 +96,10 @@ describe('buildChart: 20,000 records', () => {
       });
       // The kept points alone give a different line, so this really is the fit over all records.
       const keptXs = chart.series.map((p) => daysBetween(points[0].date, p.date));
-      const kept = leastSquares(keptXs, chart.series.map((p) => p[side]));
+      const kept = leastSquares(
+        keptXs,
+        chart.series.map((p) => p[side]),
+      );
       expect(statistic(kept.intercept)).not.toBe(chart.trend[side].start);
     }
     expect(elapsed).toBeLessThan(2000);

@@ -2,10 +2,8 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { convert, isAmountInRange, parseAmount } from '../../../server/domain/conversion';
 
-const usdToCrc = (amount: string, rateValue: number) =>
-  convert({ amount, from: 'USD', to: 'CRC', rate: 'sell', rateValue, date: '2025-01-15' });
-const crcToUsd = (amount: string, rateValue: number) =>
-  convert({ amount, from: 'CRC', to: 'USD', rate: 'buy', rateValue, date: '2025-01-15' });
+const usdToCrc = (amount: string, rateValue: number) => convert({ amount, from: 'USD', to: 'CRC', rate: 'sell', rateValue, date: '2025-01-15' });
+const crcToUsd = (amount: string, rateValue: number) => convert({ amount, from: 'CRC', to: 'USD', rate: 'buy', rateValue, date: '2025-01-15' });
 
 describe('convert: the examples of docs/api.md', () => {
   it('0.1 USD × 506.47 = 50.65 (50.647 rounded)', () => {

@@ -65,9 +65,7 @@ describe('lttb: the standard algorithm', () => {
 });
 
 describe('lttb: properties', () => {
-  const dataArb = fc
-    .array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { maxLength: 300 })
-    .map((ys) => ys.map((y, i) => ({ x: i * 2 + (i % 3), y })));
+  const dataArb = fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { maxLength: 300 }).map((ys) => ys.map((y, i) => ({ x: i * 2 + (i % 3), y })));
 
   it('returns min(n, threshold) original elements in order, with the first and last kept', () => {
     fc.assert(

@@ -97,14 +97,7 @@ describe('GET /exchange-rate/chart on a hand-computed example', () => {
       const { body } = await t.get('/exchange-rate/chart');
       const data = chart(body.data);
       expect([data.from, data.to, data.points]).toEqual(['2024-12-31', '2025-01-05', 6]);
-      expect(data.series.map((p) => p.date)).toEqual([
-        '2024-12-31',
-        '2025-01-01',
-        '2025-01-02',
-        '2025-01-03',
-        '2025-01-04',
-        '2025-01-05',
-      ]);
+      expect(data.series.map((p) => p.date)).toEqual(['2024-12-31', '2025-01-01', '2025-01-02', '2025-01-03', '2025-01-04', '2025-01-05']);
     });
 
     it('gives a single record a flat trend at its value', async () => {

@@ -18,12 +18,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A raw request, so that nothing decodes or adds headers on the way. */
-function raw(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; rawHeaders: string[]; body: Buffer }> {
+function raw(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; rawHeaders: string[]; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const request = http.request(`${t.url}${path}`, { method, headers: { 'x-api-key': t.key, ...headers } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }),
+      );
     });
     request.on('error', reject);
     request.end();

@@ -54,14 +54,7 @@ describe('GET /exchange-rate/range', () => {
 
   it('is not limited by today: stored records after today are included', async () => {
     const { body } = await t.get('/exchange-rate/range?from=2025-01-15&to=2025-01-31');
-    expect(records(body.data).map((r) => r.date)).toEqual([
-      '2025-01-15',
-      '2025-01-16',
-      '2025-01-17',
-      '2025-01-18',
-      '2025-01-19',
-      '2025-01-20',
-    ]);
+    expect(records(body.data).map((r) => r.date)).toEqual(['2025-01-15', '2025-01-16', '2025-01-17', '2025-01-18', '2025-01-19', '2025-01-20']);
   });
 
   it('allows to - from = 366 days, i.e. 367 records', async () => {

@@ -16,12 +16,7 @@ import { createTestDatabase } from '../../helpers/database';
  */
 const realEnv = (vm.runInThisContext('process') as NodeJS.Process).env;
 
-const ROWS = [
-  rate('2024-02-29', 508.11, 514.4),
-  rate('2024-12-31', 512.5, 518.25),
-  rate('2025-01-01', 512.6, 518.3),
-  rate('2025-01-02', 512.7, 518.4),
-];
+const ROWS = [rate('2024-02-29', 508.11, 514.4), rate('2024-12-31', 512.5, 518.25), rate('2025-01-01', 512.6, 518.3), rate('2025-01-02', 512.7, 518.4)];
 
 describe('DATE round trip in America/Costa_Rica', () => {
   let t: TestApp;

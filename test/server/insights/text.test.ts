@@ -98,7 +98,14 @@ describe('buildFacts', () => {
   });
 
   it('measures the dispersion of the institutions’ sell quotes', () => {
-    const banking = { date: '2025-01-30', quotes: [{ buy: 500, sell: 510 }, { buy: 505, sell: 515 }, { buy: 508, sell: 520 }] };
+    const banking = {
+      date: '2025-01-30',
+      quotes: [
+        { buy: 500, sell: 510 },
+        { buy: 505, sell: 515 },
+        { buy: 508, sell: 520 },
+      ],
+    };
     const { institutions } = buildFacts({ days: 30, points: falling(), banking });
     // mean 515; population variance (25 + 0 + 25) / 3 = 16.667; √ = 4.08248…
     expect(institutions).toEqual({ date: '2025-01-30', count: 3, minSell: 510, maxSell: 520, range: 10, averageSell: 515, standardDeviation: 4.0825 });
@@ -187,18 +194,33 @@ describe('statisticalInsight', () => {
     const en = insight(points, 'en');
     expectWellFormed(es, 'es');
     expectWellFormed(en, 'en');
-    expect(es.causes.join(' ')).toContain('El mayor movimiento diario fue de +1,0 % el 5 de enero de 2025 (de ₡500,00 a ₡505,00); ese día representa el 100 % del cambio del período');
-    expect(en.causes.join(' ')).toContain("The largest daily move was +1.0% on January 5, 2025 (₡500.00 to ₡505.00); that day alone accounts for 100% of the period's change");
+    expect(es.causes.join(' ')).toContain(
+      'El mayor movimiento diario fue de +1,0 % el 5 de enero de 2025 (de ₡500,00 a ₡505,00); ese día representa el 100 % del cambio del período',
+    );
+    expect(en.causes.join(' ')).toContain(
+      "The largest daily move was +1.0% on January 5, 2025 (₡500.00 to ₡505.00); that day alone accounts for 100% of the period's change",
+    );
   });
 
   it('adds the institutions’ dispersion when a window snapshot exists', () => {
-    const banking = { date: '2025-01-30', quotes: [{ buy: 500, sell: 510 }, { buy: 505, sell: 515 }, { buy: 508, sell: 520 }] };
+    const banking = {
+      date: '2025-01-30',
+      quotes: [
+        { buy: 500, sell: 510 },
+        { buy: 505, sell: 515 },
+        { buy: 508, sell: 520 },
+      ],
+    };
     const es = insight(falling(), 'es', { banking });
     const en = insight(falling(), 'en', { banking });
     expectWellFormed(es, 'es');
     expectWellFormed(en, 'en');
-    expect(es.causes.at(-1)).toContain('En ventanilla, el 30 de enero de 2025, las 3 entidades vendían el dólar entre ₡510,00 y ₡520,00 (una diferencia de ₡10,00, con desviación estándar de ₡4,08)');
-    expect(en.causes.at(-1)).toContain('At the window on January 30, 2025, the 3 institutions sold dollars between ₡510.00 and ₡520.00 (a ₡10.00 range, standard deviation ₡4.08)');
+    expect(es.causes.at(-1)).toContain(
+      'En ventanilla, el 30 de enero de 2025, las 3 entidades vendían el dólar entre ₡510,00 y ₡520,00 (una diferencia de ₡10,00, con desviación estándar de ₡4,08)',
+    );
+    expect(en.causes.at(-1)).toContain(
+      'At the window on January 30, 2025, the 3 institutions sold dollars between ₡510.00 and ₡520.00 (a ₡10.00 range, standard deviation ₡4.08)',
+    );
   });
 
   it('ties every cause to a figure', () => {

@@ -37,7 +37,9 @@ function fakeQuotes(days: readonly string[]): Array<{ date: string; buy: number;
     .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.buy - b.buy || a.sell - b.sell));
 }
 function storedQuotes(rows: ReadonlyArray<{ date: string; buy: number; sell: number }>): Array<{ date: string; buy: number; sell: number }> {
-  return rows.map(({ date, buy, sell }) => ({ date, buy, sell })).sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.buy - b.buy || a.sell - b.sell));
+  return rows
+    .map(({ date, buy, sell }) => ({ date, buy, sell }))
+    .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.buy - b.buy || a.sell - b.sell));
 }
 
 // Three child processes, each opening the database and migrating it: slow on a busy machine.
@@ -78,7 +80,9 @@ it('--banking: non-zero with nothing stored on a faulty window route; alone, the
   // 3. --banking alone again: every quote of the week would now change, but the window route's
   //    answer cannot be read.
   const beforeFault = after;
-  fake.setVentanilla((date) => syntheticVentanilla(date).map((r) => ({ ...r, buy: r.buy === null ? null : r.buy + 1, sell: r.sell === null ? null : r.sell + 1 })));
+  fake.setVentanilla((date) =>
+    syntheticVentanilla(date).map((r) => ({ ...r, buy: r.buy === null ? null : r.buy + 1, sell: r.sell === null ? null : r.sell + 1 })),
+  );
   fake.setFault('ventanillaSite', 'truncated');
   const broken = await runSync(['--banking'], env);
   expect(broken.stdout).toMatch(new RegExp(`FAILED window quotes bccr-site ${week[0]}\\.\\.${today}: .*truncated.*\\(nothing of this run was stored\\)`));

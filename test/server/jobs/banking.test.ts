@@ -521,7 +521,9 @@ describe('window sync and an app already running', () => {
       // Answered again from the cache, then the quote changes during the day.
       expect((await app.get('/banking/rates?type=public_bank')).headers.get('etag')).toBe(first.headers.get('etag'));
       fake.setVentanilla((date) =>
-        date === TODAY ? syntheticVentanilla(date).map((r) => (r.name === 'Banco de Costa Rica' ? { ...r, buy: r.buy! + 0.5, sell: r.sell! + 0.5 } : r)) : undefined,
+        date === TODAY
+          ? syntheticVentanilla(date).map((r) => (r.name === 'Banco de Costa Rica' ? { ...r, buy: r.buy! + 0.5, sell: r.sell! + 0.5 } : r))
+          : undefined,
       );
 
       expect(await syncBanking(d, ventanilla, { from: TODAY, to: TODAY })).toMatchObject({ status: 'succeeded', inserted: 0, updated: 1 });

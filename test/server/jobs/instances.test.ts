@@ -105,7 +105,10 @@ describe.each<[string, () => Promise<ChangeFeed>]>([
     const first = await latestFromB();
     expect(first).toMatchObject({ date: TODAY, ...fake.rateFor(TODAY) });
     // B really serves from its cache: a write nobody announces does not show.
-    await database.db('exchange_rates').where({ date: TODAY }).update({ buy: first.buy - 0.01 });
+    await database
+      .db('exchange_rates')
+      .where({ date: TODAY })
+      .update({ buy: first.buy - 0.01 });
     expect(await latestFromB()).toEqual(first);
 
     const changed = { buy: first.buy + 2, sell: first.sell + 2 };
@@ -114,10 +117,14 @@ describe.each<[string, () => Promise<ChangeFeed>]>([
     expect(sync).toMatchObject({ ran: true, ok: true });
     expect(sync.runs[0]).toMatchObject({ updated: 1 });
 
-    const seen = await waitFor(async () => {
-      const latest = await latestFromB();
-      return latest.buy === first.buy ? undefined : latest;
-    }, 'instance B to drop its cached answer', 5000);
+    const seen = await waitFor(
+      async () => {
+        const latest = await latestFromB();
+        return latest.buy === first.buy ? undefined : latest;
+      },
+      'instance B to drop its cached answer',
+      5000,
+    );
     expect(seen).toMatchObject({ date: TODAY, ...changed, source: 'BCCR' });
     expect((await a.app.get('/exchange-rate/latest', key)).body.data).toMatchObject(changed);
   });

@@ -15,17 +15,7 @@ import { createSyncRunsStore } from '../../../server/store/sync-runs';
 import { startFakeUpstream, type Fault, type FakeRoute, type FakeUpstream } from '../../fakes/bccr-upstream';
 import { startTestApp } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import {
-  clearTables,
-  createTestKey,
-  daysOf,
-  fakeSources,
-  fakeValues,
-  noonInCostaRica,
-  PRIMARY_ROUTES,
-  snapshotRates,
-  syncDeps,
-} from '../../helpers/sync';
+import { clearTables, createTestKey, daysOf, fakeSources, fakeValues, noonInCostaRica, PRIMARY_ROUTES, snapshotRates, syncDeps } from '../../helpers/sync';
 
 const TODAY = '2026-11-20';
 const clock = () => noonInCostaRica(TODAY);
@@ -57,8 +47,7 @@ beforeEach(async () => {
 const deps = () => syncDeps(database.db, clock);
 const rates = () => createRatesStore(database.db);
 const lastRun = async () => (await createSyncRunsStore(database.db).recent(1))[0];
-const storedValues = async (from: string, to: string) =>
-  (await rates().range(from, to)).map(({ date, buy, sell }) => ({ date, buy, sell }));
+const storedValues = async (from: string, to: string) => (await rates().range(from, to)).map(({ date, buy, sell }) => ({ date, buy, sell }));
 const row = (date: string, buy: number, sell: number, source: RateInput['source'] = 'BCCR'): RateInput => ({
   date,
   buy,
@@ -113,7 +102,13 @@ const FAULTS: FaultCase[] = [
   { name: '500', fault: '500', error: /HTTP 500.*gave up after 3 attempts/, attempts: 3 },
   { name: 'an HTML page instead of JSON', fault: 'html', error: /HTML/ },
   { name: 'a truncated body', fault: 'truncated', error: /not valid JSON \(truncated\?\)/ },
-  { name: 'a hang past the timeout', fault: 'hang', error: /no answer .* within 500 ms.*gave up after 2 attempts/, policy: { timeoutMs: 500, retries: 1 }, attempts: 2 },
+  {
+    name: 'a hang past the timeout',
+    fault: 'hang',
+    error: /no answer .* within 500 ms.*gave up after 2 attempts/,
+    policy: { timeoutMs: 500, retries: 1 },
+    attempts: 2,
+  },
   { name: 'estado:false', fault: 'estadoFalse', error: /estado false|unexpected shape/ },
 ];
 
@@ -380,7 +375,11 @@ describe('/health after syncs', () => {
 
     const syncedAt = noonInCostaRica(TODAY);
     const { sources } = fakeSources(fake, 'sdde');
-    const result = await syncOfficial(syncDeps(database.db, () => syncedAt), sources, { from: addDays(TODAY, -30), to: addDays(TODAY, 1) });
+    const result = await syncOfficial(
+      syncDeps(database.db, () => syncedAt),
+      sources,
+      { from: addDays(TODAY, -30), to: addDays(TODAY, 1) },
+    );
     expect(result).toMatchObject({ ran: true, ok: true });
 
     expect(await healthOn(TODAY)).toMatchObject({ status: 'ok', database: 'up', latestDate: TODAY, lastSyncAt: syncedAt.toISOString() });
@@ -390,7 +389,11 @@ describe('/health after syncs', () => {
     // A failed sync later on leaves lastSyncAt at the last one that succeeded.
     fake.setFault('sdde', '500');
     const later = noonInCostaRica(addDays(TODAY, 1));
-    const failed = await syncOfficial(syncDeps(database.db, () => later), fakeSources(fake, 'sdde').sources, { from: addDays(TODAY, -5), to: addDays(TODAY, -1) });
+    const failed = await syncOfficial(
+      syncDeps(database.db, () => later),
+      fakeSources(fake, 'sdde').sources,
+      { from: addDays(TODAY, -5), to: addDays(TODAY, -1) },
+    );
     expect(failed).toMatchObject({ ran: true, ok: false });
     expect(await healthOn(addDays(TODAY, 1))).toMatchObject({ status: 'ok', lastSyncAt: syncedAt.toISOString() });
   });

@@ -70,14 +70,18 @@ it.each([
 });
 
 it('answers / in the browser language, Spanish by default', async () => {
-  expect(await withPage({ locale: 'en-US' }, async (page) => {
-        await page.goto(t.url);
-        return page.getAttribute('html', 'lang');
-      })).toBe('en');
-  expect(await withPage({ locale: 'fr-FR' }, async (page) => {
-        await page.goto(t.url);
-        return page.getAttribute('html', 'lang');
-      })).toBe('es');
+  expect(
+    await withPage({ locale: 'en-US' }, async (page) => {
+      await page.goto(t.url);
+      return page.getAttribute('html', 'lang');
+    }),
+  ).toBe('en');
+  expect(
+    await withPage({ locale: 'fr-FR' }, async (page) => {
+      await page.goto(t.url);
+      return page.getAttribute('html', 'lang');
+    }),
+  ).toBe('es');
 });
 
 describe('the request-access form with JavaScript', () => {

@@ -173,7 +173,13 @@ describe('assets', () => {
   it('serves the files the pages link, with their types, cached for good when versioned', async () => {
     const pages = [(await get('/es/widget')).text, (await get('/es')).text];
     const files = [...new Set(pages.flatMap((p) => references(p)).filter((r) => r.startsWith('/assets/')))];
-    expect(files.map((f) => f.replace(/\?.*/, '')).sort()).toEqual(['/assets/format.js', '/assets/site.css', '/assets/site.js', '/assets/widget.css', '/assets/widget.js']);
+    expect(files.map((f) => f.replace(/\?.*/, '')).sort()).toEqual([
+      '/assets/format.js',
+      '/assets/site.css',
+      '/assets/site.js',
+      '/assets/widget.css',
+      '/assets/widget.js',
+    ]);
     for (const file of files) {
       const { status, headers } = await get(file);
       expect(status).toBe(200);
@@ -235,12 +241,15 @@ describe('the landing page', () => {
   it('escapes what the request puts in the page', async () => {
     const page = await new Promise<string>((resolve, reject) => {
       const { port } = new URL(t.url);
-      const request = http.request({ host: '127.0.0.1', port, path: '/en?plan=%22%3E%3Cscript%3E', headers: { host: 'evil.example"><script>alert(1)</script>' } }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve(body));
-      });
+      const request = http.request(
+        { host: '127.0.0.1', port, path: '/en?plan=%22%3E%3Cscript%3E', headers: { host: 'evil.example"><script>alert(1)</script>' } },
+        (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve(body));
+        },
+      );
       request.on('error', reject);
       request.end();
     });

@@ -10,7 +10,16 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -70,7 +79,10 @@ type Rgba = [number, number, number, number];
 export function parseColor(css: string): Rgba {
   const m = /rgba?\(([^)]+)\)/.exec(css);
   if (!m) throw new Error(`not an rgb() colour: ${css}`);
-  const parts = (m[1] ?? '').split(/[\s,/]+/).filter(Boolean).map(Number);
+  const parts = (m[1] ?? '')
+    .split(/[\s,/]+/)
+    .filter(Boolean)
+    .map(Number);
   return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
 }
 

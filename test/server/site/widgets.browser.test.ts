@@ -9,7 +9,18 @@ import type { Browser, Page } from 'playwright-core';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
 import { WIDGETS, type WidgetKind } from '../../../server/site/pages/widget';
 import type { Lang } from '../../../server/site/i18n';
-import { collectCspViolations, contrastRatio, launchBrowser, parseColor, screenshotDir, startEmbedHost, textColors, waitUntil, widgetFrame, type EmbedHost } from './support';
+import {
+  collectCspViolations,
+  contrastRatio,
+  launchBrowser,
+  parseColor,
+  screenshotDir,
+  startEmbedHost,
+  textColors,
+  waitUntil,
+  widgetFrame,
+  type EmbedHost,
+} from './support';
 
 jest.setTimeout(120_000);
 
@@ -88,7 +99,13 @@ describe.each(['es', 'en'] as const)('in %s', (lang) => {
             const r = el.getBoundingClientRect();
             return r.width > 1 && (r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5 || r.left < -0.5 || r.top < -0.5);
           });
-          return { width: innerWidth, height: innerHeight, scrollWidth: root.scrollWidth, scrollHeight: root.scrollHeight, outside: outside.map((el) => el.outerHTML.slice(0, 80)) };
+          return {
+            width: innerWidth,
+            height: innerHeight,
+            scrollWidth: root.scrollWidth,
+            scrollHeight: root.scrollHeight,
+            outside: outside.map((el) => el.outerHTML.slice(0, 80)),
+          };
         });
         expect({ width: box.width, height: box.height }).toEqual({ width, height });
         expect(box.scrollWidth).toBeLessThanOrEqual(width);

@@ -17,7 +17,8 @@ describe('parseSddeSeries', () => {
   });
 
   it('takes numeric strings and skips null values', () => {
-    const body = '{"estado":true,"datos":[{"codigoIndicador":317,"series":[{"fecha":"2026-09-14","valorDatoPorPeriodo":"443.10000000"},{"fecha":"2026-09-15","valorDatoPorPeriodo":null}]}]}';
+    const body =
+      '{"estado":true,"datos":[{"codigoIndicador":317,"series":[{"fecha":"2026-09-14","valorDatoPorPeriodo":"443.10000000"},{"fecha":"2026-09-15","valorDatoPorPeriodo":null}]}]}';
     expect(parseSddeSeries(body, '317')).toEqual(new Map([['2026-09-14', 443.1]]));
   });
 
@@ -37,7 +38,11 @@ describe('parseSddeSeries', () => {
     ['an impossible fecha', '{"estado":true,"datos":[{"series":[{"fecha":"2026-02-30","valorDatoPorPeriodo":1}]}]}', /bad fecha/],
     ['a bad value', '{"estado":true,"datos":[{"series":[{"fecha":"2026-09-14","valorDatoPorPeriodo":"n/a"}]}]}', /bad value/],
     ['no series', '{"estado":true,"datos":[{"codigoIndicador":"318"}]}', /without a series/],
-    ['conflicting duplicates', '{"estado":true,"datos":[{"series":[{"fecha":"2026-09-14","valorDatoPorPeriodo":1},{"fecha":"2026-09-14","valorDatoPorPeriodo":2}]}]}', /two different values/],
+    [
+      'conflicting duplicates',
+      '{"estado":true,"datos":[{"series":[{"fecha":"2026-09-14","valorDatoPorPeriodo":1},{"fecha":"2026-09-14","valorDatoPorPeriodo":2}]}]}',
+      /two different values/,
+    ],
   ])('refuses %s with a non-retryable parse error', (_name, body, message) => {
     let caught: unknown;
     try {
@@ -57,8 +62,15 @@ describe('parseSddeSeries', () => {
 
 describe('mergeSides and toSddeDate', () => {
   it('joins sides by date, ascending, within the span', () => {
-    const buy = new Map([['2026-01-02', 1], ['2026-01-01', 2], ['2025-12-31', 9]]);
-    const sell = new Map([['2026-01-01', 3], ['2026-01-03', 4]]);
+    const buy = new Map([
+      ['2026-01-02', 1],
+      ['2026-01-01', 2],
+      ['2025-12-31', 9],
+    ]);
+    const sell = new Map([
+      ['2026-01-01', 3],
+      ['2026-01-03', 4],
+    ]);
     expect(mergeSides(buy, sell, '2026-01-01', '2026-01-03')).toEqual([
       { date: '2026-01-01', buy: 2, sell: 3 },
       { date: '2026-01-02', buy: 1, sell: null },

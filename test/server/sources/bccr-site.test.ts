@@ -63,7 +63,10 @@ describe('parseCuadro', () => {
   it('falls back to the English title and sorts by date', () => {
     const body = cuadro(
       [nombre, { field: 'serie1', tituloEspanol: '?', tituloIngles: '2 sep 2025' }, { field: 'serie2', tituloEspanol: '1 set 2025' }],
-      [{ idIndicador: '317', series: { serie1: '1.234,56', serie2: '1.230,00' } }, { idIndicador: '318', series: { serie1: '1.240,00', serie2: '1.235,00' } }],
+      [
+        { idIndicador: '317', series: { serie1: '1.234,56', serie2: '1.230,00' } },
+        { idIndicador: '318', series: { serie1: '1.240,00', serie2: '1.235,00' } },
+      ],
     );
     expect(parseCuadro(body)).toEqual([
       { date: '2025-09-01', buy: 1230, sell: 1235 },
@@ -84,9 +87,19 @@ describe('parseCuadro', () => {
   });
 
   it('finds indicators nested under a parent row', () => {
-    const body = cuadro([nombre, { field: 'serie1', tituloEspanol: '15 dic 2025' }], [
-      { idIndicador: 1, nombreEspanol: 'Tipo de cambio', indicadoresHijos: [{ idIndicador: 317, series: { serie1: '494,34' } }, { idIndicador: 318, series: { serie1: '500,49' } }] },
-    ]);
+    const body = cuadro(
+      [nombre, { field: 'serie1', tituloEspanol: '15 dic 2025' }],
+      [
+        {
+          idIndicador: 1,
+          nombreEspanol: 'Tipo de cambio',
+          indicadoresHijos: [
+            { idIndicador: 317, series: { serie1: '494,34' } },
+            { idIndicador: 318, series: { serie1: '500,49' } },
+          ],
+        },
+      ],
+    );
     expect(parseCuadro(body)).toEqual([{ date: '2025-12-15', buy: 494.34, sell: 500.49 }]);
   });
 

@@ -15,11 +15,18 @@ describe('fake upstream', () => {
   it('answers the SDDE series in the real format, 8 decimals included', async () => {
     const text = await (await sdde('fechaInicio=2026/11/19&fechaFin=2026/11/25&idioma=ES')).text();
     expect(text).toMatch(/"valorDatoPorPeriodo":\d+\.\d{8}/);
-    expect(JSON.parse(text)).toMatchObject({ estado: true, datos: [{ codigoIndicador: '318', series: [{ fecha: '2026-11-19T00:00:00' }, { fecha: '2026-11-20T00:00:00' }] }] });
+    expect(JSON.parse(text)).toMatchObject({
+      estado: true,
+      datos: [{ codigoIndicador: '318', series: [{ fecha: '2026-11-19T00:00:00' }, { fecha: '2026-11-20T00:00:00' }] }],
+    });
   });
 
   it('gives an empty SDDE answer for dates not written yyyy/mm/dd, and 401 without the token', async () => {
-    expect(await (await sdde('fechaInicio=2026-11-01&fechaFin=2026-11-05')).json()).toEqual({ estado: true, mensaje: 'No existen datos para las fechas suministradas.', datos: [] });
+    expect(await (await sdde('fechaInicio=2026-11-01&fechaFin=2026-11-05')).json()).toEqual({
+      estado: true,
+      mensaje: 'No existen datos para las fechas suministradas.',
+      datos: [],
+    });
     expect((await sdde('fechaInicio=2026/11/01&fechaFin=2026/11/05', '')).status).toBe(401);
   });
 

@@ -43,7 +43,11 @@ describe('createThrottle', () => {
   it('spaces calls by the interval, queueing concurrent ones', async () => {
     let clock = 1_000_000;
     const waits: number[] = [];
-    const throttle = createThrottle(1000, async (ms) => void waits.push(ms), () => clock);
+    const throttle = createThrottle(
+      1000,
+      async (ms) => void waits.push(ms),
+      () => clock,
+    );
     await Promise.all([throttle(), throttle(), throttle()]);
     clock += 5000;
     await throttle();

@@ -28,7 +28,14 @@ async function byAggregation(database: TestDatabase, kind: Kind, from: string, t
     const [average, min, max, first, last] = ['average', 'min', 'max', 'first', 'last'].map((k) => Number(r[`${c}_${k}`]));
     return { average, min, max, first, last, change: Math.round((last! - first!) * 1e4) / 1e4 };
   };
-  return rows.map((r) => ({ period: String(r.period), from: String(r.from), to: String(r.to), count: Number(r.count), buy: pick(r, 'buy'), sell: pick(r, 'sell') })) as PeriodStats[];
+  return rows.map((r) => ({
+    period: String(r.period),
+    from: String(r.from),
+    to: String(r.to),
+    count: Number(r.count),
+    buy: pick(r, 'buy'),
+    sell: pick(r, 'sell'),
+  })) as PeriodStats[];
 }
 
 /** About three years of days, with holes (a missing week, a missing month) and uneven values. */
@@ -91,7 +98,10 @@ describe('period statistics from monthly summaries', () => {
     await database.db('exchange_rates').where({ date: '2023-06-30' }).update({ sell: 999.99 });
     await database.db('exchange_rates').whereBetween('date', ['2023-08-01', '2023-08-31']).delete();
     await database.db('exchange_rates').where({ date: '2024-05-01' }).delete();
-    await database.db('exchange_rates').whereIn('date', ['2022-12-31', '2025-06-15']).update({ buy: database.db.raw('buy + 0.01') });
+    await database
+      .db('exchange_rates')
+      .whereIn('date', ['2022-12-31', '2025-06-15'])
+      .update({ buy: database.db.raw('buy + 0.01') });
     const august = await rates.periodStats('monthly', '2023-08-01', '2023-08-31');
     expect(august).toEqual([]);
     await expectSameAsAggregation();

@@ -19,7 +19,13 @@ describe('the official series in memory', () => {
       expect(await memory.latest(today)).toEqual(await store.latest(today));
     }
     for (const day of ['2025-01-09', '2025-01-11', '2025-01-12', '2025-01-13']) expect(await memory.byDate(day)).toEqual(await store.byDate(day));
-    for (const [from, to] of [['2025-01-01', '2025-01-31'], ['2025-01-11', '2025-01-11'], ['2025-01-12', '2025-01-12'], ['2025-01-11', '2025-01-13'], ['2026-01-01', '2026-02-01']]) {
+    for (const [from, to] of [
+      ['2025-01-01', '2025-01-31'],
+      ['2025-01-11', '2025-01-11'],
+      ['2025-01-12', '2025-01-12'],
+      ['2025-01-11', '2025-01-13'],
+      ['2026-01-01', '2026-02-01'],
+    ]) {
       expect(await memory.range(from, to)).toEqual(await store.range(from, to));
       expect((await memory.points(from, to)).map((p) => [p.date, p.buy, p.sell])).toEqual((await store.points(from, to)).map((p) => [p.date, p.buy, p.sell]));
     }

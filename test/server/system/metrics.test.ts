@@ -116,8 +116,14 @@ describe('/metrics', () => {
 
     it('reports the latest stored date and the sync runs, read from the database', async () => {
       let all = samples(await scrape());
-      expect(find(all, 'crc_latest_rate_date_seconds')).toEqual([{ name: 'crc_latest_rate_date_seconds', labels: {}, value: Date.parse(`${latest}T00:00:00Z`) / 1000 }]);
-      expect(find(all, 'crc_sync_runs').map((s) => [s.labels.kind, s.labels.status, s.value]).sort()).toEqual([
+      expect(find(all, 'crc_latest_rate_date_seconds')).toEqual([
+        { name: 'crc_latest_rate_date_seconds', labels: {}, value: Date.parse(`${latest}T00:00:00Z`) / 1000 },
+      ]);
+      expect(
+        find(all, 'crc_sync_runs')
+          .map((s) => [s.labels.kind, s.labels.status, s.value])
+          .sort(),
+      ).toEqual([
         ['official', 'failed', 1],
         ['official', 'succeeded', 2],
       ]);

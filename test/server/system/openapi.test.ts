@@ -136,7 +136,9 @@ describe('OpenAPI document', () => {
       expect(parameter('/exchange-rate', 'date')).toEqual(expect.objectContaining({ required: true, schema: expect.objectContaining({ format: 'date' }) }));
       for (const path of ['/exchange-rate/range', '/exchange-rate/stats']) {
         for (const name of ['from', 'to']) {
-          expect(parameter(path, name)).toEqual(expect.objectContaining({ required: true, schema: expect.objectContaining({ type: 'string', format: 'date' }) }));
+          expect(parameter(path, name)).toEqual(
+            expect.objectContaining({ required: true, schema: expect.objectContaining({ type: 'string', format: 'date' }) }),
+          );
         }
       }
       for (const name of ['from', 'to']) expect(parameter('/exchange-rate/analytics', name).required).toBe(false);
@@ -182,7 +184,12 @@ describe('OpenAPI document', () => {
           expect(op.responses).toHaveProperty('401');
         }
       }
-      expect(t.app.routes.filter((r) => r.access === 'public').map((r) => r.path).sort()).toEqual([...PUBLIC_PATHS].sort());
+      expect(
+        t.app.routes
+          .filter((r) => r.access === 'public')
+          .map((r) => r.path)
+          .sort(),
+      ).toEqual([...PUBLIC_PATHS].sort());
     });
 
     it('names every error code of docs/api.md, each under its status, in the Error schema', () => {
@@ -204,7 +211,14 @@ describe('OpenAPI document', () => {
 
     it('documents the 503 of health and a 404 wherever a route answers one', () => {
       expect(operation('/health').responses).toHaveProperty('503');
-      for (const path of ['/exchange-rate/latest', '/exchange-rate', '/exchange-rate/history', '/exchange-rate/analytics', '/exchange-rate/chart', '/convert']) {
+      for (const path of [
+        '/exchange-rate/latest',
+        '/exchange-rate',
+        '/exchange-rate/history',
+        '/exchange-rate/analytics',
+        '/exchange-rate/chart',
+        '/convert',
+      ]) {
         expect([path, Object.keys(operation(path).responses)]).toEqual([path, expect.arrayContaining(['200', '401', '404', '405', '429', '500'])]);
       }
     });

@@ -83,7 +83,11 @@ describe('Postman collection', () => {
   });
 
   it('runs green with Newman against the server, one execution per route', async () => {
-    const summary = await newman({ collection: collection as unknown as NewmanRunOptions['collection'], envVar: [{ key: 'apiKey', value: t.key }], timeoutRequest: 10_000 });
+    const summary = await newman({
+      collection: collection as unknown as NewmanRunOptions['collection'],
+      envVar: [{ key: 'apiKey', value: t.key }],
+      timeoutRequest: 10_000,
+    });
     const failures = summary.run.failures.map((f) => `${f.source?.name ?? '?'}: ${f.error.message}`);
     expect(failures).toEqual([]);
     expect(summary.run.executions).toHaveLength(t.app.routes.length);

@@ -10,7 +10,15 @@ import {
 } from '../../../../server/sources/ventanilla/catalog';
 import { INSTITUTION_TYPES } from '../../../../shared/institutions';
 
-const entry = (over: Record<string, unknown> = {}) => ({ id: 'banco-x', name: 'Banco X', type: 'private_bank', buyCode: null, sellCode: null, aliases: [], ...over });
+const entry = (over: Record<string, unknown> = {}) => ({
+  id: 'banco-x',
+  name: 'Banco X',
+  type: 'private_bank',
+  buyCode: null,
+  sellCode: null,
+  aliases: [],
+  ...over,
+});
 
 describe('the catalog data', () => {
   it('holds about 37 institutions of every type, with unique ids and codes', () => {

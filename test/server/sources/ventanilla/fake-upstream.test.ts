@@ -8,7 +8,11 @@ const ORIGIN = 'https://sdd.bccr.fi.cr';
 
 interface SddeAnswer {
   estado: boolean;
-  datos: Array<{ titulo: string; periodicidad: string; indicadores: Array<{ codigoIndicador: string; nombreIndicador: string; series: Array<{ fecha: string; valorDatoPorPeriodo: number | null }> }> }>;
+  datos: Array<{
+    titulo: string;
+    periodicidad: string;
+    indicadores: Array<{ codigoIndicador: string; nombreIndicador: string; series: Array<{ fecha: string; valorDatoPorPeriodo: number | null }> }>;
+  }>;
 }
 interface SiteAnswer {
   estado: boolean;
@@ -72,7 +76,8 @@ describe('fake upstream: window routes', () => {
 
   const cuadro = (query: string, auth = `Bearer ${fake.token}`, id = '1015') =>
     fetch(`${fake.sddeUrl}/cuadro/${id}/series?${query}`, { headers: { Authorization: auth } });
-  const csrf = async () => (await (await fetch(`${fake.siteUrl}/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF`)).text()).replaceAll('"', '');
+  const csrf = async () =>
+    (await (await fetch(`${fake.siteUrl}/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF`)).text()).replaceAll('"', '');
   const site = async (query: string, headers?: Record<string, string>) =>
     fetch(`${fake.siteUrl}${SITE_PATH}?${query}`, { headers: headers ?? { token_csrf: await csrf(), Origin: ORIGIN } });
 
@@ -131,12 +136,20 @@ describe('fake upstream: window routes', () => {
   });
 
   it('takes per-day overrides, and ventanillaFor tells what it serves', async () => {
-    fake.setVentanilla((d) => (d === '2026-10-20' ? [{ name: 'Banco Nuevo S.A.', group: 'Bancos privados', buy: 1234.5, sell: 1240, updatedAt: null }] : d === '2026-10-21' ? null : undefined));
+    fake.setVentanilla((d) =>
+      d === '2026-10-20'
+        ? [{ name: 'Banco Nuevo S.A.', group: 'Bancos privados', buy: 1234.5, sell: 1240, updatedAt: null }]
+        : d === '2026-10-21'
+          ? null
+          : undefined,
+    );
     expect(fake.ventanillaFor('2026-10-20')).toHaveLength(1);
     expect(fake.ventanillaFor('2026-10-21')).toEqual([]);
     expect(fake.ventanillaFor('2026-10-22')).toEqual(syntheticVentanilla('2026-10-22'));
     expect(fake.ventanillaFor('2026-11-21')).toEqual([]); // after "today"
-    const rows = ((await (await site('idGrupoVariable=1015&fechaAConsultar=2026-10-20')).json()) as SiteAnswer).datos.indicadores.map((r) => r.map((c) => c.valorEspanol));
+    const rows = ((await (await site('idGrupoVariable=1015&fechaAConsultar=2026-10-20')).json()) as SiteAnswer).datos.indicadores.map((r) =>
+      r.map((c) => c.valorEspanol),
+    );
     expect(rows.slice(1)).toEqual([
       ['Bancos privados', '', '', '', ''],
       ['Banco Nuevo S.A.', '1.234,50', '1.240,00', '5,50', ''],
@@ -150,7 +163,13 @@ describe('fake upstream: window routes', () => {
   it('keeps faults apart per route', async () => {
     fake.setFault('ventanillaSdde', '500');
     expect((await cuadro('fechaInicio=2026/10/20&fechaFin=2026/10/20')).status).toBe(500);
-    expect((await fetch(`${fake.sddeUrl}/indicadoresEconomicos/317/series?fechaInicio=2026/10/20&fechaFin=2026/10/20`, { headers: { Authorization: `Bearer ${fake.token}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${fake.sddeUrl}/indicadoresEconomicos/317/series?fechaInicio=2026/10/20&fechaFin=2026/10/20`, {
+          headers: { Authorization: `Bearer ${fake.token}` },
+        })
+      ).status,
+    ).toBe(200);
     fake.setFault('ventanillaSdde', null);
     fake.setFault('sdde', '500');
     expect((await cuadro('fechaInicio=2026/10/20&fechaFin=2026/10/20')).status).toBe(200);
@@ -161,7 +180,8 @@ describe('fake upstream: window routes', () => {
     ['ventanillaSite', 'empty', 200, '{"estado":true,"mensaje":"Consulta exitosa","datos":{"indicadores":[]}}'],
   ] as const)('%s answers the %s fault in its own format', async (route, fault, status, body) => {
     fake.setFault(route, fault);
-    const res = route === 'ventanillaSdde' ? await cuadro('fechaInicio=2026/10/20&fechaFin=2026/10/20') : await site('idGrupoVariable=1015&fechaAConsultar=2026-10-20');
+    const res =
+      route === 'ventanillaSdde' ? await cuadro('fechaInicio=2026/10/20&fechaFin=2026/10/20') : await site('idGrupoVariable=1015&fechaAConsultar=2026-10-20');
     expect(res.status).toBe(status);
     expect(await res.text()).toBe(body);
   });

@@ -1,10 +1,5 @@
 import { chunkRange } from '../../../../server/sources/chunks';
-import {
-  createVentanillaSddeSource,
-  indicatorSide,
-  institutionFromIndicator,
-  parseCuadro1015,
-} from '../../../../server/sources/ventanilla/sdde';
+import { createVentanillaSddeSource, indicatorSide, institutionFromIndicator, parseCuadro1015 } from '../../../../server/sources/ventanilla/sdde';
 import { startFakeUpstream, type FakeUpstream } from '../../../fakes/bccr-upstream';
 import { SYNTHETIC_UNKNOWN_INSTITUTION } from '../../../fakes/synthetic-history';
 import { fastPolicy, upstreamError } from '../helpers';
@@ -44,8 +39,14 @@ describe('indicatorSide and institutionFromIndicator', () => {
 describe('parseCuadro1015', () => {
   it('pairs buy and sell by catalog code, skips spreads, and sorts days', () => {
     const body = cuadro([
-      indicator('3149', 'Banco Nacional de Costa Rica - compra', [['2026-10-21', 452], ['2026-10-20', 451.5]]),
-      indicator('3208', 'Banco Nacional de Costa Rica - venta', [['2026-10-20T00:00:00', '463.00000000'], ['2026-10-21', 464]]),
+      indicator('3149', 'Banco Nacional de Costa Rica - compra', [
+        ['2026-10-21', 452],
+        ['2026-10-20', 451.5],
+      ]),
+      indicator('3208', 'Banco Nacional de Costa Rica - venta', [
+        ['2026-10-20T00:00:00', '463.00000000'],
+        ['2026-10-21', 464],
+      ]),
       indicator('99001', 'Banco Nacional de Costa Rica - diferencial', [['2026-10-20', 11.5]]),
       indicator(3181, 'Otro nombre cualquiera', [['2026-10-20', 450]]),
       indicator(3215, 'Otro nombre cualquiera', [['2026-10-20', 462]]),
@@ -60,7 +61,9 @@ describe('parseCuadro1015', () => {
       },
       {
         date: '2026-10-21',
-        quotes: [{ institutionId: 'banco-nacional', name: 'Banco Nacional de Costa Rica', type: 'public_bank', buy: 452, sell: 464, updatedAt: null, known: true }],
+        quotes: [
+          { institutionId: 'banco-nacional', name: 'Banco Nacional de Costa Rica', type: 'public_bank', buy: 452, sell: 464, updatedAt: null, known: true },
+        ],
       },
     ]);
   });
@@ -77,7 +80,15 @@ describe('parseCuadro1015', () => {
     ]);
     expect(parseCuadro1015(body)[0]!.quotes).toEqual([
       { institutionId: 'financiera-desyfin', name: 'Financiera Desyfin', type: 'financial', buy: 449, sell: 465, updatedAt: null, known: true },
-      { institutionId: 'casa-de-cambio-ficticia', name: 'Casa de Cambio Ficticia S.A.', type: 'exchange_house', buy: 450.25, sell: null, updatedAt: null, known: false },
+      {
+        institutionId: 'casa-de-cambio-ficticia',
+        name: 'Casa de Cambio Ficticia S.A.',
+        type: 'exchange_house',
+        buy: 450.25,
+        sell: null,
+        updatedAt: null,
+        known: false,
+      },
       { institutionId: 'entidad-rara', name: 'Entidad Rara', type: null, buy: 448, sell: 470, updatedAt: null, known: false },
     ]);
   });
@@ -99,8 +110,16 @@ describe('parseCuadro1015', () => {
 
   it('leaves out days and sides without a value (null or zero)', () => {
     const body = cuadro([
-      indicator('3148', 'BCR compra', [['2026-10-19', null], ['2026-10-20', 0], ['2026-10-21', 450]]),
-      indicator('3207', 'BCR venta', [['2026-10-19', null], ['2026-10-20', 462], ['2026-10-21', 0]]),
+      indicator('3148', 'BCR compra', [
+        ['2026-10-19', null],
+        ['2026-10-20', 0],
+        ['2026-10-21', 450],
+      ]),
+      indicator('3207', 'BCR venta', [
+        ['2026-10-19', null],
+        ['2026-10-20', 462],
+        ['2026-10-21', 0],
+      ]),
     ]);
     expect(parseCuadro1015(body).map((d) => [d.date, d.quotes[0]!.buy, d.quotes[0]!.sell])).toEqual([
       ['2026-10-20', null, 462],
@@ -126,8 +145,16 @@ describe('parseCuadro1015', () => {
     ['an indicator without series', cuadro([{ codigoIndicador: '3149' }]), /without a series/],
     ['a bad fecha', cuadro([indicator('3149', 'BN compra', [['20/10/2026', 451]])]), /bad fecha/],
     ['a bad value', cuadro([indicator('3149', 'BN compra', [['2026-10-20', 'n/d']])]), /bad value/],
-    ['two values for one side', cuadro([indicator('3149', 'x', [['2026-10-20', 451]]), indicator('9', 'Banco Nacional - compra', [['2026-10-20', 452]])]), /two different buy values/],
-    ['only series that are no quotes', cuadro([indicator('9', 'Diferencial promedio', [['2026-10-20', 3]]), indicator('8', 'Promedio', [])]), /no buy or sell series/],
+    [
+      'two values for one side',
+      cuadro([indicator('3149', 'x', [['2026-10-20', 451]]), indicator('9', 'Banco Nacional - compra', [['2026-10-20', 452]])]),
+      /two different buy values/,
+    ],
+    [
+      'only series that are no quotes',
+      cuadro([indicator('9', 'Diferencial promedio', [['2026-10-20', 3]]), indicator('8', 'Promedio', [])]),
+      /no buy or sell series/,
+    ],
   ])('refuses %s with a non-retryable parse error', (_name, body, message) => {
     let caught: unknown;
     try {
@@ -176,15 +203,34 @@ describe('createVentanillaSddeSource against the fake upstream', () => {
     expect(day.quotes.find((q) => q.institutionId === 'banco-nacional')).toMatchObject({ type: 'public_bank', known: true });
     expect(day.quotes.find((q) => q.institutionId === 'bac-san-jose')).toMatchObject({ name: 'Banco BAC San José', type: 'private_bank', known: true });
     expect(day.quotes.find((q) => q.institutionId === 'banco-promerica')).toMatchObject({ sell: null, known: true });
-    expect(day.quotes.find((q) => q.name === SYNTHETIC_UNKNOWN_INSTITUTION)).toMatchObject({ institutionId: 'casa-de-cambio-ficticia', type: 'exchange_house', known: false });
-    expect(new Set(day.quotes.map((q) => q.type))).toEqual(new Set(['public_bank', 'private_bank', 'financial', 'mutual', 'cooperative', 'exchange_house', 'brokerage']));
+    expect(day.quotes.find((q) => q.name === SYNTHETIC_UNKNOWN_INSTITUTION)).toMatchObject({
+      institutionId: 'casa-de-cambio-ficticia',
+      type: 'exchange_house',
+      known: false,
+    });
+    expect(new Set(day.quotes.map((q) => q.type))).toEqual(
+      new Set(['public_bank', 'private_bank', 'financial', 'mutual', 'cooperative', 'exchange_house', 'brokerage']),
+    );
   });
 
   it('follows per-day overrides and leaves out days without quotes', async () => {
-    fake.setVentanilla((d) => (d === '2026-11-02' ? null : d === '2026-11-03' ? [{ name: 'Banco de Costa Rica', buyCode: '3148', sellCode: '3207', buy: 500, sell: 510 }] : undefined));
+    fake.setVentanilla((d) =>
+      d === '2026-11-02' ? null : d === '2026-11-03' ? [{ name: 'Banco de Costa Rica', buyCode: '3148', sellCode: '3207', buy: 500, sell: 510 }] : undefined,
+    );
     const days = await source().src.fetchRange('2026-11-01', '2026-11-03');
-    expect(days.map((d) => [d.date, d.quotes.length])).toEqual([['2026-11-01', 12], ['2026-11-03', 1]]);
-    expect(days[1]!.quotes[0]).toEqual({ institutionId: 'banco-de-costa-rica', name: 'Banco de Costa Rica', type: 'public_bank', buy: 500, sell: 510, updatedAt: null, known: true });
+    expect(days.map((d) => [d.date, d.quotes.length])).toEqual([
+      ['2026-11-01', 12],
+      ['2026-11-03', 1],
+    ]);
+    expect(days[1]!.quotes[0]).toEqual({
+      institutionId: 'banco-de-costa-rica',
+      name: 'Banco de Costa Rica',
+      type: 'public_bank',
+      buy: 500,
+      sell: 510,
+      updatedAt: null,
+      known: true,
+    });
   });
 
   it('answers [] for a span with no data, and passes out-of-band values through', async () => {

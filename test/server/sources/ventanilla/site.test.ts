@@ -1,10 +1,5 @@
 import { createCsrfTokenProvider } from '../../../../server/sources/bccr-site';
-import {
-  createVentanillaSiteSource,
-  parseAmount,
-  parseCrTimestamp,
-  parseCuadroPersonalizado,
-} from '../../../../server/sources/ventanilla/site';
+import { createVentanillaSiteSource, parseAmount, parseCrTimestamp, parseCuadroPersonalizado } from '../../../../server/sources/ventanilla/site';
 import { startFakeUpstream, type FakeUpstream } from '../../../fakes/bccr-upstream';
 import { SYNTHETIC_UNKNOWN_INSTITUTION } from '../../../fakes/synthetic-history';
 import { fastPolicy, upstreamError } from '../helpers';
@@ -55,9 +50,12 @@ describe('parseCrTimestamp', () => {
 
   it.each(['', '-', 'N/D'])('%s is no time', (text) => expect(parseCrTimestamp(text)).toBeNull());
 
-  it.each(['20/10/2026 13:30 p.m.', '20/10/2026 00:30 a.m.', '31/02/2026 08:00 a.m.', '20/10/2026 08:61 a.m.', 'ayer', '2026/10/20 08:30'])('refuses %s', (text) => {
-    expect(() => parseCrTimestamp(text)).toThrow(expect.objectContaining({ kind: 'parse', source: 'bccr-site' }));
-  });
+  it.each(['20/10/2026 13:30 p.m.', '20/10/2026 00:30 a.m.', '31/02/2026 08:00 a.m.', '20/10/2026 08:61 a.m.', 'ayer', '2026/10/20 08:30'])(
+    'refuses %s',
+    (text) => {
+      expect(() => parseCrTimestamp(text)).toThrow(expect.objectContaining({ kind: 'parse', source: 'bccr-site' }));
+    },
+  );
 });
 
 describe('parseCuadroPersonalizado', () => {
@@ -74,10 +72,42 @@ describe('parseCuadroPersonalizado', () => {
       ['Entidad Rara', '448,00', '466,00', '18,00', ''],
     );
     expect(parseCuadroPersonalizado(body, DATE)).toEqual([
-      { institutionId: 'banco-de-costa-rica', name: 'Banco de Costa Rica', type: 'public_bank', buy: 450, sell: 462, updatedAt: '2026-10-20T14:30:00.000Z', known: true },
-      { institutionId: 'banco-nacional', name: 'Banco Nacional de Costa Rica', type: 'public_bank', buy: 451, sell: 463, updatedAt: '2026-10-20T18:05:00.000Z', known: true },
-      { institutionId: 'bac-san-jose', name: 'Banco BAC San José', type: 'private_bank', buy: 451, sell: 463, updatedAt: '2026-10-20T14:30:00.000Z', known: true },
-      { institutionId: 'banco-nuevo', name: 'Banco Nuevo S.A.', type: 'private_bank', buy: 449.5, sell: 464.5, updatedAt: '2026-10-19T22:45:00.000Z', known: false },
+      {
+        institutionId: 'banco-de-costa-rica',
+        name: 'Banco de Costa Rica',
+        type: 'public_bank',
+        buy: 450,
+        sell: 462,
+        updatedAt: '2026-10-20T14:30:00.000Z',
+        known: true,
+      },
+      {
+        institutionId: 'banco-nacional',
+        name: 'Banco Nacional de Costa Rica',
+        type: 'public_bank',
+        buy: 451,
+        sell: 463,
+        updatedAt: '2026-10-20T18:05:00.000Z',
+        known: true,
+      },
+      {
+        institutionId: 'bac-san-jose',
+        name: 'Banco BAC San José',
+        type: 'private_bank',
+        buy: 451,
+        sell: 463,
+        updatedAt: '2026-10-20T14:30:00.000Z',
+        known: true,
+      },
+      {
+        institutionId: 'banco-nuevo',
+        name: 'Banco Nuevo S.A.',
+        type: 'private_bank',
+        buy: 449.5,
+        sell: 464.5,
+        updatedAt: '2026-10-19T22:45:00.000Z',
+        known: false,
+      },
       // The heading types an institution whose name says nothing.
       { institutionId: 'entidad-rara', name: 'Entidad Rara', type: 'cooperative', buy: 448, sell: 466, updatedAt: null, known: false },
     ]);
@@ -129,7 +159,12 @@ describe('parseCuadroPersonalizado', () => {
   });
 
   it('keeps the catalog’s type over the heading’s, and a heading over the name’s', () => {
-    const body = table(HEADER, ['Bancos privados', '', '', '', ''], ['Banco Popular', '450,00', '460,00', '10,00', ''], ['Nueva Financiera S.A.', '450,00', '460,00', '10,00', '']);
+    const body = table(
+      HEADER,
+      ['Bancos privados', '', '', '', ''],
+      ['Banco Popular', '450,00', '460,00', '10,00', ''],
+      ['Nueva Financiera S.A.', '450,00', '460,00', '10,00', ''],
+    );
     expect(parseCuadroPersonalizado(body, DATE).map((q) => q.type)).toEqual(['public_bank', 'private_bank']);
   });
 
@@ -151,7 +186,11 @@ describe('parseCuadroPersonalizado', () => {
     ['a bad value', table(HEADER, ['Banco de Costa Rica', 'abc', '462,00', '', '']), /not a number/],
     ['a bad timestamp', table(HEADER, ['Banco de Costa Rica', '450,00', '462,00', '', 'ayer']), /timestamp/],
     ['a cell that is no value', JSON.stringify({ estado: true, datos: { indicadores: [[{ valorEspanol: { x: 1 } }]] } }), /unreadable cell/],
-    ['an institution twice with different values', table(HEADER, ['BCR', '450,00', '462,00', '', ''], ['Banco de Costa Rica', '451,00', '462,00', '', '']), /twice/],
+    [
+      'an institution twice with different values',
+      table(HEADER, ['BCR', '450,00', '462,00', '', ''], ['Banco de Costa Rica', '451,00', '462,00', '', '']),
+      /twice/,
+    ],
   ])('refuses %s with a non-retryable parse error', (_name, body, message) => {
     let caught: unknown;
     try {
