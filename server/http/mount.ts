@@ -24,27 +24,36 @@ const CACHE_CONTROL = {
   public: 'public, max-age=60',
 } as const;
 
-async function answerOf(route: Route, query: Record<string, unknown>, scope: RequestScope, cache: ResponseCache): Promise<CachedResponse> {
-  if (!route.cache) return cache.wrap(serialise(route, await route.handle(query, scope)));
-  // Equal queries written differently (order, case, defaults) share the entry of their parsed form.
-  const key = `${scope.today} ${route.path} ${JSON.stringify(query)}`;
+const serialise = (route: Route, data: unknown) => JSON.stringify(route.raw ? data : { success: true, data });
+
+/** Validates the query (400) and computes the answer. */
+async function compute(ctx: Context, route: Route, today: string): Promise<string> {
+  const query = route.parse(ctx.query);
+  const { apiKey }: AccessState = ctx.state;
+  // Not `ctx.origin`: since Koa 3 that is the request's Origin header.
+  const scope: RequestScope = { today, apiKey: apiKey ?? null, origin: `${ctx.protocol}://${ctx.host}` };
+  return serialise(route, await route.handle(query, scope));
+}
+
+/**
+ * The answer from the cache, or computed and kept. Kept under the query string as sent: only
+ * answers to valid queries are ever kept, so a hit needs no validation (which cost more than the
+ * rest of a cached answer); the same query written another way is simply kept apart.
+ */
+async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today: string): Promise<CachedResponse> {
+  if (!route.cache) return cache.wrap(await compute(ctx, route, today));
+  const key = `${today} ${route.path}?${ctx.querystring}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const generation = cache.generation;
-  const text = serialise(route, await route.handle(query, scope));
+  const text = await compute(ctx, route, today);
   // An answer computed while the data changed is sent but not kept.
   return generation === cache.generation ? cache.set(key, text) : cache.wrap(text);
 }
 
-const serialise = (route: Route, data: unknown) => JSON.stringify(route.raw ? data : { success: true, data });
-
 function serve(route: Route, { cache, today }: MountOptions): Middleware {
   return async function serve(ctx: Context) {
-    const query = route.parse(ctx.query);
-    const { apiKey }: AccessState = ctx.state;
-    // Not `ctx.origin`: since Koa 3 that is the request's Origin header.
-    const scope: RequestScope = { today: today(), apiKey: apiKey ?? null, origin: `${ctx.protocol}://${ctx.host}` };
-    const entry = await answerOf(route, query, scope, cache);
+    const entry = await answerOf(ctx, route, cache, today());
     ctx.set('Cache-Control', CACHE_CONTROL[route.access]);
     ctx.set('ETag', entry.etag);
     if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
