@@ -38,7 +38,7 @@ export interface AccessDeps {
 }
 
 export function createAccessControl(deps: AccessDeps) {
-  const keys = createKeyCache(deps.keys);
+  const keys = createKeyCache(deps.keys, deps.logger);
   const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
   const limiter = createRateLimiter({ redis: deps.redis, logger: deps.logger, namespace: 'api', windowSeconds: LIMITS.rateLimit.windowSeconds });
 
@@ -65,14 +65,15 @@ export function createAccessControl(deps: AccessDeps) {
     },
 
     /**
-     * Counts the request against the per-minute limit and sets its headers; 429 when over it.
-     * A known key is limited on its own (Sheets traffic all comes from Google's addresses);
-     * anyone else by address.
+     * Counts the request against the per-minute limit (or, with `count` false, only reads where
+     * the client stands) and sets its headers; 429 when over it. A known key is limited on its
+     * own (Sheets traffic all comes from Google's addresses); anyone else by address.
      */
-    async check(ctx: Context): Promise<void> {
+    async check(ctx: Context, count = true): Promise<void> {
       const { apiKey }: AccessState = ctx.state;
-      const decision = apiKey ? await limiter.take(`key:${apiKey.id}`, apiKey.ratePerMinute) : await limiter.take(`ip:${ctx.ip}`, LIMITS.rateLimit.perMinute);
-      applyDecision(ctx, decision);
+      const [id, max] = apiKey ? [`key:${apiKey.id}`, apiKey.ratePerMinute] : [`ip:${ctx.ip}`, LIMITS.rateLimit.perMinute];
+      // A request that is not counted is never refused: it only learns where the client stands.
+      applyDecision(ctx, count ? await limiter.take(id, max) : { ...(await limiter.peek(id, max)), allowed: true });
     },
 
     /** The key of a keyed route, or a 401 that says what is wrong with it. */
@@ -103,8 +104,11 @@ export function createAccessControl(deps: AccessDeps) {
     /** Keys changed somewhere (a revoke): forget what was looked up. */
     forgetKeys: () => keys.clear(),
 
-    /** Gives unspent quota back to the database; call it when the instance stops. */
-    release: () => ledger.release(),
+    /** Gives unspent quota back to the database and stops background work; call it when the instance stops. */
+    release: () => {
+      limiter.close();
+      return ledger.release();
+    },
 
     async usage(key: ApiKey) {
       const { used, resetsAt } = await ledger.used(key);

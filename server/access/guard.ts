@@ -5,25 +5,33 @@
  * answer always says where the key stands.
  */
 import type { Middleware } from 'koa';
-import type { AccessControl } from './access';
+import { isDatabaseUnreachable } from '../store/database';
+import type { AccessControl, AccessState } from './access';
 
 export interface GuardedRoute {
   /** `key` routes need `x-api-key`; `public` ones do not. */
   access: 'key' | 'public';
   /** Whether a served answer counts against the monthly quota. */
   quota: boolean;
+  /** Whether the request counts against the per-minute limit. */
+  rateLimit: boolean;
 }
 
 export function guard(access: AccessControl, route: GuardedRoute): Middleware {
   return async function guard(ctx, next) {
     await access.identify(ctx);
-    await access.check(ctx);
+    const { keyError }: AccessState = ctx.state;
+    // The key could not be looked up (the database is away): a keyed route cannot answer, and the
+    // caller must not be counted as a keyless one (its address's limit is shared by others).
+    if (keyError !== undefined && route.access === 'key') throw keyError;
+    await access.check(ctx, route.rateLimit);
     if (route.access === 'public') return next();
     const key = access.requireKey(ctx);
     try {
       await next();
     } catch (error) {
-      await access.describe(ctx, key);
+      // Asking the database where the key stands would only wait out the same outage again.
+      if (!isDatabaseUnreachable(error)) await access.describe(ctx, key);
       throw error;
     }
     if (route.quota && ctx.status === 200) await access.consume(ctx, key);

@@ -1,14 +1,17 @@
 /**
  * Requests per window per client, counted by rate-limiter-flexible: in Redis when the service has
  * one (shared by every instance: one atomic script call and one counter per client), in this
- * process otherwise. While Redis fails, each instance counts in its own memory instead: never no
- * limit, never an error for the caller.
+ * process otherwise. Redis is asked through a circuit breaker (opossum): a Redis that errs or
+ * stops answering is given up on within a few requests, each instance then counts in its own
+ * memory at once (never no limit, never an error, never a wait per request), and a background
+ * probe brings the shared count back as soon as Redis answers again.
  *
  * One limiter counts every client; the limit a client is held to (a key's own rate, or the
  * per-IP default) is applied to the count it returns, so keys with different rates share it.
  */
 import type Redis from 'ioredis';
 import type { Context, Middleware } from 'koa';
+import CircuitBreaker from 'opossum';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../logger';
@@ -33,39 +36,121 @@ export interface Decision {
 export interface RateLimiter {
   /** Counts one request of `id`, held to `max` per window. */
   take(id: string, max: number): Promise<Decision>;
+  /** Where `id` stands, without counting anything. */
+  peek(id: string, max: number): Promise<Decision>;
+  /** Stops the background probe. */
+  close(): void;
 }
 
 // The count is compared with each client's own limit here, so the library itself never refuses.
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
+/**
+ * How long a request waits for Redis before counting in memory instead. Redis answers a limiter
+ * call in well under a millisecond; past this it is in trouble, and every request would wait.
+ */
+export const REDIS_DEADLINE_MS = 25;
+/** How often a given-up Redis is asked whether it is back. */
+export const REDIS_PROBE_MS = 1000;
+
+function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () => void, onBack: () => void) {
+  const { logger } = options;
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: options.namespace,
+    points: UNBOUNDED,
+    duration: options.windowSeconds,
+    // A client that knows it is disconnected fails at once instead of queueing the command.
+    rejectIfRedisNotReady: true,
+  });
+  const breaker = new CircuitBreaker((id: string, count: boolean) => (count ? limiter.consume(id) : limiter.get(id)), {
+    timeout: REDIS_DEADLINE_MS,
+    // Open after a few failures in the last second, whatever the traffic was before.
+    errorThresholdPercentage: 50,
+    volumeThreshold: 3,
+    rollingCountTimeout: 1000,
+    rollingCountBuckets: 10,
+    // The probe below closes it; this only bounds how long it stays open should the probe be stuck.
+    resetTimeout: 30_000,
+  });
+
+  let probe: NodeJS.Timeout | null = null;
+  const stopProbe = () => {
+    if (probe) clearInterval(probe);
+    probe = null;
+  };
+  breaker.on('open', () => {
+    onGiveUp();
+    stopProbe();
+    probe = setInterval(() => {
+      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('ping timed out')), 5 * REDIS_DEADLINE_MS).unref());
+      Promise.race([redis.ping(), deadline]).then(
+        () => breaker.close(),
+        (error: unknown) => logger.debug({ err: error, namespace: options.namespace }, 'rate limit: Redis still unavailable'),
+      );
+    }, REDIS_PROBE_MS);
+    probe.unref();
+  });
+  breaker.on('close', () => {
+    stopProbe();
+    onBack();
+  });
+  // A client that reconnected after Redis restarted says so itself, before the next probe.
+  const reconnected = () => {
+    if (breaker.opened) breaker.close();
+  };
+  redis.on('ready', reconnected);
+
+  return {
+    /** Counts (or reads) `id` in Redis; rejects at once while Redis is given up on. */
+    ask: (id: string, count: boolean): Promise<RateLimiterRes | null> => breaker.fire(id, count),
+    close: () => {
+      stopProbe();
+      redis.off('ready', reconnected);
+      breaker.shutdown();
+    },
+  };
+}
+
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { redis, logger, windowSeconds, namespace } = options;
   const memory = new RateLimiterMemory({ keyPrefix: namespace, points: UNBOUNDED, duration: windowSeconds });
+  // Said once per outage, not once per request counted in memory.
+  let onFallback = false;
   const shared = redis
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: namespace, points: UNBOUNDED, duration: windowSeconds, rejectIfRedisNotReady: true })
+    ? sharedCounter(
+        redis,
+        options,
+        () => logger.debug({ namespace }, 'rate limit: Redis given up on until it answers again'),
+        () => {
+          if (onFallback) logger.info({ namespace }, 'rate limit: Redis is back, limits are shared again');
+          onFallback = false;
+        },
+      )
     : null;
 
-  let onFallback = false;
-  const count = async (id: string): Promise<RateLimiterRes> => {
-    if (!shared) return memory.consume(id);
+  const inMemory = async (id: string, count: boolean) => (count ? memory.consume(id) : memory.get(id));
+  const counted = async (id: string, count: boolean): Promise<RateLimiterRes | null> => {
+    if (!shared) return inMemory(id, count);
     try {
-      const counted = await shared.consume(id);
-      if (onFallback) logger.info('rate limit: Redis is back, limits are shared again');
-      onFallback = false;
-      return counted;
+      return await shared.ask(id, count);
     } catch (error) {
-      if (!onFallback) logger.warn({ err: error }, 'rate limit: Redis unavailable, limiting per instance');
+      if (!onFallback) logger.warn({ err: error, namespace }, 'rate limit: Redis unavailable, limiting per instance');
       onFallback = true;
-      return memory.consume(id);
+      return inMemory(id, count);
     }
   };
 
+  const decide = (res: RateLimiterRes | null, max: number): Decision => {
+    const used = res?.consumedPoints ?? 0;
+    const resetSeconds = res ? Math.min(windowSeconds, Math.max(1, Math.ceil(res.msBeforeNext / 1000))) : windowSeconds;
+    return { allowed: used <= max, limit: max, remaining: Math.max(0, max - used), resetSeconds };
+  };
+
   return {
-    async take(id, max) {
-      const counted = await count(id);
-      const resetSeconds = Math.min(windowSeconds, Math.max(1, Math.ceil(counted.msBeforeNext / 1000)));
-      return { allowed: counted.consumedPoints <= max, limit: max, remaining: Math.max(0, max - counted.consumedPoints), resetSeconds };
-    },
+    take: async (id, max) => decide(await counted(id, true), max),
+    peek: async (id, max) => decide(await counted(id, false), max),
+    close: () => shared?.close(),
   };
 }
 

@@ -29,10 +29,11 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'x-api-key missing, unknown or revoked.',
   NOT_FOUND: 'No data for the request.',
   METHOD_NOT_ALLOWED: 'Only GET, HEAD and OPTIONS are served.',
+  PAYLOAD_TOO_LARGE: 'The request body is over the limit (only the site form takes a body).',
   RATE_LIMITED: 'Over the per-minute limit; Retry-After says when to try again.',
   QUOTA_EXCEEDED: 'The monthly quota of the key is used up; Retry-After says when it resets.',
   INTERNAL_ERROR: 'Something unexpected; the message never carries details.',
-  SERVICE_UNAVAILABLE: 'The database does not answer.',
+  SERVICE_UNAVAILABLE: 'The database does not answer (within about a second); try again shortly.',
 };
 
 const ERROR_EXAMPLES: Record<ErrorCode, string> = {
@@ -40,6 +41,7 @@ const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   UNAUTHORIZED: 'An API key is required: send it in the x-api-key header',
   NOT_FOUND: 'No exchange rate for 2025-01-15',
   METHOD_NOT_ALLOWED: 'Method POST is not allowed on /api/v1/exchange-rate/latest; allowed: HEAD, GET',
+  PAYLOAD_TOO_LARGE: 'The body must be at most 16 KB',
   RATE_LIMITED: 'Rate limit of 60 requests per minute exceeded; retry in 12 s',
   QUOTA_EXCEEDED: 'Monthly quota of 5000 requests used up; it resets at 2025-02-01T00:00:00.000Z',
   INTERNAL_ERROR: 'Internal server error',
@@ -109,7 +111,8 @@ function errorResponse(codes: ErrorCode[], extraHeaders: Json): Json {
 
 function responses(route: Route): Json {
   const keyed = route.access === 'key';
-  const headers = { ...RATE_HEADERS, ...(keyed && route.quota ? QUOTA_HEADERS : {}) };
+  // Every keyed answer, refusals included, says where the key stands once the key is known.
+  const headers = { ...RATE_HEADERS, ...(keyed ? QUOTA_HEADERS : {}) };
   const out: Record<string, Json> = {
     200: {
       description: route.raw ? 'The document itself (no envelope).' : 'Success.',
@@ -120,15 +123,24 @@ function responses(route: Route): Json {
   // Every 200 carries an ETag and every route honours If-None-Match (cached or not).
   out[304] = { description: 'Not modified: the If-None-Match ETag still matches.', headers };
   if (Object.keys(route.query).length > 0) out[400] = errorResponse(['BAD_REQUEST'], headers);
-  if (keyed) out[401] = errorResponse(['UNAUTHORIZED'], headers);
+  // Without a known key there is nothing to say about a quota.
+  if (keyed) out[401] = errorResponse(['UNAUTHORIZED'], RATE_HEADERS);
   if (route.notFound) out[404] = { ...errorResponse(['NOT_FOUND'], headers), description: `NOT_FOUND: ${route.notFound}` };
   out[405] = errorResponse(['METHOD_NOT_ALLOWED'], {});
-  out[429] = errorResponse(keyed && route.quota ? ['RATE_LIMITED', 'QUOTA_EXCEEDED'] : ['RATE_LIMITED'], {
-    ...headers,
-    'Retry-After': header('Whole seconds to wait (at least 1).'),
-  });
+  const retryAfter = { 'Retry-After': header('Whole seconds to wait (at least 1).') };
+  if (route.rateLimit && keyed && route.quota) {
+    // The per-minute limit is checked before the quota: its 429 carries no quota headers.
+    out[429] = errorResponse(['RATE_LIMITED', 'QUOTA_EXCEEDED'], {
+      ...RATE_HEADERS,
+      ...retryAfter,
+      ...Object.fromEntries(Object.entries(QUOTA_HEADERS).map(([name, h]) => [name, { ...h, description: `${h.description} Sent with QUOTA_EXCEEDED.` }])),
+    });
+  } else if (route.rateLimit) {
+    out[429] = errorResponse(['RATE_LIMITED'], { ...RATE_HEADERS, ...retryAfter });
+  }
   out[500] = errorResponse(['INTERNAL_ERROR'], {});
-  if (route.path === '/health') out[503] = errorResponse(['SERVICE_UNAVAILABLE'], {});
+  // Only the documents are built without the database: a keyed route looks its key up, the rest read data.
+  if (!route.raw) out[503] = errorResponse(['SERVICE_UNAVAILABLE'], {});
   return out;
 }
 

@@ -37,6 +37,8 @@ export interface RouteSpec<S extends QueryShape, T> {
   raw?: boolean;
   /** Whether a keyed answer counts against the monthly quota (`/usage` does not). */
   quota?: boolean;
+  /** Whether a request counts against the per-minute limit (`/usage` does not: it is how a client learns its limits). */
+  rateLimit?: boolean;
   /** When the route answers 404 (documented), if it can. */
   notFound?: string;
   handle: (query: ParsedQuery<S>, scope: RequestScope) => Promise<T>;
@@ -54,6 +56,7 @@ export interface Route {
   readonly cache: boolean;
   readonly raw: boolean;
   readonly quota: boolean;
+  readonly rateLimit: boolean;
   /** The 404 this route can answer, in words, or null when it never does. */
   readonly notFound: string | null;
   parse(raw: RawQuery): Record<string, unknown>;
@@ -73,6 +76,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     cache: spec.cache ?? true,
     raw: spec.raw ?? false,
     quota: spec.access === 'key' && (spec.quota ?? true),
+    rateLimit: spec.rateLimit ?? true,
     notFound: spec.notFound ?? null,
     parse(raw) {
       const query = parseQuery(spec.query, raw);

@@ -10,6 +10,7 @@ export function usageRoutes({ access }: { access: AccessControl }): Route[] {
       tag: 'Account',
       access: 'key',
       quota: false,
+      rateLimit: false,
       cache: false,
       summary: "This month's usage and limits of your key",
       description: 'Requests used and remaining this month, when the count resets, and the per-minute rate. Not counted against the quota.',

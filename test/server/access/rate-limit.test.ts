@@ -115,6 +115,22 @@ describe('in one instance', () => {
     }
   });
 
+  it('never counts or refuses /usage, which still says where the key stands', async () => {
+    const { key } = await createKey(t.database.db, { ratePerMinute: 2 });
+    for (let i = 0; i < 4; i += 1) {
+      const usage = await withKey(t, key, '/usage');
+      expect(usage.status).toBe(200);
+      expectRateHeaders(usage, 2);
+      expect(headerNumber(usage, 'X-RateLimit-Remaining')).toBe(2);
+    }
+    expect((await withKey(t, key)).status).toBe(200);
+    const usage = await withKey(t, key, '/usage');
+    expect([usage.status, headerNumber(usage, 'X-RateLimit-Remaining')]).toEqual([200, 1]);
+    expect((await withKey(t, key)).status).toBe(200);
+    expectRateLimited(await withKey(t, key), 2);
+    expect((await withKey(t, key, '/usage')).status).toBe(200);
+  });
+
   it('tells addresses apart behind a trusted proxy', async () => {
     const proxied = await startTestApp({ database: t.database, trustProxy: true });
     try {

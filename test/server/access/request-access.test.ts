@@ -3,6 +3,7 @@
  * the operators, invalid input is a 400 naming the field, a browser gets a thank-you page, and one
  * address can send only so many.
  */
+import pino from 'pino';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { createAccessRequestsStore } from '../../../server/store/access-requests';
 import { headerNumber, send } from './support';
@@ -106,4 +107,26 @@ it('takes ten requests from one address in ten minutes, and refuses the eleventh
   expect((await stored()).filter((r) => r.name === 'Visitor 11')).toEqual([]);
   // Another address is not affected.
   expect((await postJson(newAddress(), { name: 'Next door', email: 'n@example.com', plan: 'pro' })).status).toBe(201);
+});
+
+it('answers malformed JSON with a 400 and a body over the limit with a 413, logging no error', async () => {
+  const logged: string[] = [];
+  const quiet = await startTestApp({
+    database: t.database,
+    trustProxy: true,
+    logger: pino({ level: 'warn' }, { write: (line: string) => logged.push(line) }),
+  });
+  try {
+    const post = (body: string) =>
+      send(`${quiet.url}/request-access`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Forwarded-For': newAddress() }, body });
+    const malformed = await post('{"name": "Ana", ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ success: false, error: 'BAD_REQUEST', message: 'The body is not valid JSON or form data' });
+    const oversized = await post(JSON.stringify({ name: 'Ana', email: 'ana@example.com', plan: 'pro', message: 'x'.repeat(20_000) }));
+    expect(oversized.status).toBe(413);
+    expect(oversized.body).toEqual({ success: false, error: 'PAYLOAD_TOO_LARGE', message: 'The body must be at most 16 KB' });
+    expect(logged).toEqual([]);
+  } finally {
+    await quiet.close();
+  }
 });
