@@ -18,7 +18,7 @@ import { createMetrics } from '../server/http/metrics';
 import { errorEnvelope } from '../server/http/middleware/error-envelope';
 import { recordRequest } from '../server/http/middleware/record-request';
 import { requestId } from '../server/http/middleware/request-id';
-import { apiSecurityHeaders } from '../server/http/middleware/security-headers';
+import { securityHeaders } from '../server/http/middleware/security-headers';
 import { mountRoutes } from '../server/http/mount';
 import { ResponseCache } from '../server/http/response-cache';
 import { createApiKeysStore, type ApiKey } from '../server/store/api-keys';
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   bare.use(requestId());
   bare.use(recordRequest({ logger, metrics: createMetrics(db).requests }));
   bare.use(errorEnvelope(logger));
-  bare.use(apiSecurityHeaders(API_PREFIX));
+  bare.use(securityHeaders());
   bare.use(router.routes());
   const open = await listen(bare.callback());
 

@@ -24,7 +24,7 @@ import { mountRoutes } from './http/mount';
 import { errorEnvelope } from './http/middleware/error-envelope';
 import { recordRequest } from './http/middleware/record-request';
 import { requestId } from './http/middleware/request-id';
-import { apiSecurityHeaders } from './http/middleware/security-headers';
+import { securityHeaders } from './http/middleware/security-headers';
 import { ResponseCache } from './http/response-cache';
 import type { Route } from './http/route';
 import { convertRoutes } from './http/routes/convert';
@@ -40,6 +40,9 @@ import { createMetrics } from './http/metrics';
 import { version } from './version';
 
 export const API_PREFIX = '/api/v1';
+
+/** What a server started with the defaults answers at. */
+export const DEFAULT_PUBLIC_URL = 'http://localhost:3000';
 
 /** Headers a browser script may read from our answers. */
 const EXPOSED_HEADERS = [
@@ -63,8 +66,13 @@ export interface AppDeps {
   /** Shares rate limits across instances; null or absent keeps them in this process. */
   redis?: Redis | null;
   corsOrigins?: readonly string[];
-  /** Trust X-Forwarded-For (only behind a proxy that sets it). */
+  /** Trust X-Forwarded-For and -Proto (only behind a proxy that sets them). */
   trustProxy?: boolean;
+  /**
+   * Where clients reach the service (`https://rates.example.com`), written into the documents and
+   * pages. Never taken from the request: a forged Host would end up in cached answers.
+   */
+  publicUrl?: string;
   /** The operator token of /metrics; without one the route does not exist. */
   metricsToken?: string | null;
   /** An OpenAI-compatible model for /insights; null or absent answers with the statistical text. */
@@ -87,6 +95,7 @@ export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const changes = deps.changes ?? createLocalChangeFeed();
   const redis = deps.redis ?? null;
+  const publicUrl = (deps.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
   const rates = createRatesStore(deps.db);
   // Read routes, the site and insights answer from memory; health keeps asking the database itself.
   const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
@@ -104,14 +113,14 @@ export function createApp(deps: AppDeps): App {
       ...usageRoutes({ access }),
       ...healthRoutes({ rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
     ],
-    version,
+    { version, publicUrl },
   );
 
   const api = new Router({ prefix: API_PREFIX });
   mountRoutes(api, routes, { cache, access, today: perSecond(clock, calendarDay) });
 
   const site = new Router();
-  mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis, clock, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
+  mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis, clock, publicUrl, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
   // Liveness touches no dependency: it says the process answers, nothing more.
   site.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -133,8 +142,8 @@ export function createApp(deps: AppDeps): App {
       maxAge: 600,
     }),
   );
+  koa.use(securityHeaders());
   koa.use(errorEnvelope(deps.logger));
-  koa.use(apiSecurityHeaders(API_PREFIX));
   for (const router of [api, site]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());

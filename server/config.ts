@@ -23,6 +23,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Trust X-Forwarded-For: only behind a proxy that sets it, or clients could pick their own IP. */
   readonly trustProxy: boolean;
+  /** Where clients reach the service, written into the documents and pages (never the request's Host). */
+  readonly publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -124,5 +126,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     metricsToken: optional(env, 'METRICS_TOKEN'),
     trustProxy: bool(env, 'TRUST_PROXY'),
+    publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${portRaw === '0' ? 3000 : portRaw}`, ['http:', 'https:']),
   });
 }

@@ -30,8 +30,7 @@ const serialise = (route: Route, data: unknown) => JSON.stringify(route.raw ? da
 async function compute(ctx: Context, route: Route, today: string): Promise<string> {
   const query = route.parse(ctx.query);
   const { apiKey }: AccessState = ctx.state;
-  // Not `ctx.origin`: since Koa 3 that is the request's Origin header.
-  const scope: RequestScope = { today, apiKey: apiKey ?? null, origin: `${ctx.protocol}://${ctx.host}` };
+  const scope: RequestScope = { today, apiKey: apiKey ?? null };
   return serialise(route, await route.handle(query, scope));
 }
 

@@ -145,7 +145,7 @@ function responses(route: Route): Json {
 }
 
 /** Builds the document once per origin: it depends on nothing else. */
-export function createOpenApiDocument(routes: readonly Route[], version: string) {
+export function createOpenApiDocument(routes: readonly Route[], version: string, publicUrl: string): Json {
   const responseSchemas = new Map<string, z.ZodType>();
   for (const route of routes) {
     responseSchemas.set(responseId(route), route.raw ? route.response : z.object({ success: z.literal(true), data: route.response }));
@@ -161,7 +161,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string)
   const { schemas: components } = z.toJSONSchema(registry, { io: 'output', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` });
   const strip = (all: Record<string, Json>) => Object.fromEntries(Object.entries(all).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
 
-  const build = (origin: string): Json => ({
+  return {
     openapi: '3.1.0',
     info: {
       title: 'crc-rates API',
@@ -169,7 +169,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string)
       summary: 'The official USD/CRC exchange rate of Costa Rica’s central bank.',
       description: DESCRIPTION,
     },
-    servers: [{ url: `${origin}/api/v1` }],
+    servers: [{ url: `${publicUrl}/api/v1` }],
     security: [{ apiKey: [] }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths: Object.fromEntries(
@@ -195,15 +195,5 @@ export function createOpenApiDocument(routes: readonly Route[], version: string)
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, crc_live_…' } },
       schemas: strip(components as Record<string, Json>),
     },
-  });
-
-  const byOrigin = new Map<string, Json>();
-  return (origin: string): Json => {
-    let document = byOrigin.get(origin);
-    if (!document) {
-      document = build(origin);
-      if (byOrigin.size < 16) byOrigin.set(origin, document);
-    }
-    return document;
   };
 }

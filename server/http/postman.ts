@@ -40,9 +40,9 @@ function request(route: Route) {
   };
 }
 
-export function createPostmanCollection(routes: readonly Route[]) {
+export function createPostmanCollection(routes: readonly Route[], publicUrl: string) {
   const tags = [...new Set(routes.map((r) => r.tag))];
-  return (origin: string) => ({
+  return {
     info: {
       name: 'crc-rates API',
       description: 'The official USD/CRC exchange rate of Costa Rica’s central bank. Set {{apiKey}} to your key.',
@@ -57,9 +57,9 @@ export function createPostmanCollection(routes: readonly Route[]) {
       ],
     },
     variable: [
-      { key: 'baseUrl', value: `${origin}/api/v1`, type: 'string' },
+      { key: 'baseUrl', value: `${publicUrl}/api/v1`, type: 'string' },
       { key: 'apiKey', value: '', type: 'string' },
     ],
     item: tags.map((tag) => ({ name: tag, item: routes.filter((r) => r.tag === tag).map(request) })),
-  });
+  };
 }

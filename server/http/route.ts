@@ -14,8 +14,6 @@ export interface RequestScope {
   today: string;
   /** The caller's key on keyed routes. */
   apiKey: ApiKey | null;
-  /** `scheme://host[:port]` as the client reached us, for documents that point back here. */
-  origin: string;
 }
 
 export interface RouteSpec<S extends QueryShape, T> {

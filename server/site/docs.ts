@@ -36,12 +36,26 @@ const INIT = `window.ui = SwaggerUIBundle({
   persistAuthorization: true,
 });`;
 
+/**
+ * Swagger UI runs its own scripts and styles from this origin, sets inline styles as it renders,
+ * and fetches the document (and, to try a route, the API) from here too.
+ */
+const DOCS_POLICY = [
+  "default-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function mountDocs(router: Router): void {
   const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const files = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
   files.set('init.js', { type: 'application/javascript; charset=utf-8', body: Buffer.from(INIT) });
 
   router.get('/docs', (ctx) => {
+    ctx.set('Content-Security-Policy', DOCS_POLICY);
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = PAGE;

@@ -24,6 +24,8 @@ export interface SiteDeps {
   logger: Logger;
   redis: Redis | null;
   clock: () => Date;
+  /** Where visitors reach the site, for the snippets pages hand out (never the request's Host). */
+  publicUrl: string;
   /** Tells the site that stored rates changed (its own answers are cached too). */
   onRatesChanged: (listener: () => void) => void;
 }
@@ -46,7 +48,7 @@ export function mountSite(router: Router, deps: SiteDeps): void {
     limitPerIp({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowSeconds: 10 * 60, max: SITE_LIMITS.formPostsPer10Minutes }),
   );
   mountRequestAccess(router, createAccessRequestsStore(deps.db));
-  mountLanding(router, { latest, assets, limit: pagesLimit });
+  mountLanding(router, { latest, assets, limit: pagesLimit, publicUrl: deps.publicUrl });
   mountWidgets(router, { latest, assets, limit: pagesLimit });
   assets.mount(router, pagesLimit);
   mountDocs(router);

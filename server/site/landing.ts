@@ -18,15 +18,13 @@ function planFrom(value: unknown): PlanId {
   return (PLAN_IDS as string[]).includes(plan) ? (plan as PlanId) : 'pro';
 }
 
-export function mountLanding(router: Router, deps: { latest: LatestRate; assets: Assets; limit: Middleware }): void {
-  const { latest, assets, limit } = deps;
+export function mountLanding(router: Router, deps: { latest: LatestRate; assets: Assets; limit: Middleware; publicUrl: string }): void {
+  const { latest, assets, limit, publicUrl } = deps;
   const files = { css: assets.url('site.css'), script: assets.url('site.js') };
 
   const render = async (ctx: Context, lang: Lang) => {
     const { rate } = await latest.get();
-    // Not `ctx.origin`: since Koa 3 that is the request's Origin header.
-    const origin = `${ctx.protocol}://${ctx.host}`;
-    const page = landingPage({ lang, rate, origin, plan: planFrom(ctx.query.plan), assets: files });
+    const page = landingPage({ lang, rate, origin: publicUrl, plan: planFrom(ctx.query.plan), assets: files });
     siteHeaders(ctx, 'nowhere');
     sendWithEtag(ctx, page.value, 'text/html; charset=utf-8', 'public, max-age=60');
   };

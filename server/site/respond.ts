@@ -14,7 +14,9 @@ export type Framing = 'anywhere' | 'nowhere';
 export function siteHeaders(ctx: Context, framing: Framing): void {
   // A frame on any site must be allowed here and not refused by X-Frame-Options, which has no "any".
   ctx.set('Content-Security-Policy', [...POLICY, framing === 'anywhere' ? 'frame-ancestors *' : "frame-ancestors 'none'"].join('; '));
+  // The default for every answer is DENY (http/middleware/security-headers.ts): a widget lifts it.
   if (framing === 'nowhere') ctx.set('X-Frame-Options', 'DENY');
+  else ctx.remove('X-Frame-Options');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 }

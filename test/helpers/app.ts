@@ -37,10 +37,12 @@ export interface TestApp {
 export async function startTestApp(options: Partial<AppDeps> & { database?: TestDatabase } = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const changes = options.changes ?? createLocalChangeFeed();
-  const app = createApp({ logger: pino({ level: 'silent' }), ...options, db: database.db, changes });
-  const server = http.createServer(app.callback());
+  // Listening first, so the app can be told the address it is reached at.
+  const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const app = createApp({ logger: pino({ level: 'silent' }), publicUrl: url, ...options, db: database.db, changes });
+  server.on('request', app.callback());
   const rates = createRatesStore(database.db);
   const { key } = await createApiKeysStore(database.db).create({ name: 'test', plan: 'custom', monthlyQuota: 1_000_000_000, ratePerMinute: 1_000_000 });
   return {

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       llm: null,
       logLevel: 'info',
       trustProxy: false,
+      publicUrl: 'http://localhost:3000',
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       LLM_MODEL: 'small',
       LOG_LEVEL: 'DEBUG',
       TRUST_PROXY: 'true',
+      PUBLIC_URL: 'https://rates.example.com/',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -39,6 +41,7 @@ describe('loadConfig', () => {
       llm: { baseUrl: 'https://llm.example/v1', apiKey: 'secret', model: 'small' },
       logLevel: 'debug',
       trustProxy: true,
+      publicUrl: 'https://rates.example.com',
     });
   });
 
@@ -53,6 +56,7 @@ describe('loadConfig', () => {
     ['LLM_BASE_URL', { LLM_MODEL: 'only-this' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'rates.example.com' }],
   ])('stops with a message naming %s', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);

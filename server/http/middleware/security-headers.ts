@@ -1,7 +1,13 @@
-/** Headers that suit a JSON API: nothing sniffed, nothing framed, no referrer leaked. */
+/**
+ * The security headers of every answer, refusals included: nothing sniffed, nothing framed, no
+ * referrer leaked, and the strictest content policy (JSON needs nothing). Pages that need more set
+ * their own policy over this one (site/respond.ts, site/docs.ts). HSTS only when the request came
+ * over TLS (directly, or through a trusted proxy that says so): over plain HTTP it means nothing,
+ * and on localhost it would pin a developer's browser to HTTPS.
+ */
 import type { Middleware } from 'koa';
 
-export const API_SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
@@ -9,10 +15,13 @@ export const API_SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 } as const;
 
-/** Sets the API's security headers on every answer under `prefix`, refusals included. */
-export function apiSecurityHeaders(prefix: string): Middleware {
-  return async function apiSecurityHeaders(ctx, next) {
-    if (ctx.path.startsWith(prefix)) ctx.set(API_SECURITY_HEADERS);
+/** One year, the usual value once a site serves HTTPS for good. */
+const HSTS = 'max-age=31536000';
+
+export function securityHeaders(): Middleware {
+  return async function securityHeaders(ctx, next) {
+    ctx.set(SECURITY_HEADERS);
+    if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
     await next();
   };
 }

@@ -85,13 +85,61 @@ it('compresses answers for clients that accept it, and only for them', async () 
   expect(small.headers['content-encoding']).toBeUndefined();
 });
 
-it("sets the API's security headers on answers and refusals alike", async () => {
-  for (const path of ['/api/v1/exchange-rate/latest', '/api/v1/exchange-rate/history?days=0', '/api/v1/no-such-route']) {
-    const answer = await raw(path);
+it('sets the security headers on every answer, refusals and pages included', async () => {
+  const answers = [
+    await raw('/api/v1/exchange-rate/latest'),
+    await raw('/api/v1/exchange-rate/history?days=0'),
+    await raw('/api/v1/no-such-route'),
+    await raw('/api/v1/exchange-rate/latest', {}, 'DELETE'),
+    await raw('/nothing-here'),
+    await raw('/livez'),
+    await raw('/docs'),
+    await raw('/en'),
+  ];
+  expect(answers.map((a) => a.status)).toEqual([200, 400, 404, 405, 404, 200, 200, 200]);
+  for (const answer of answers) {
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['content-security-policy']).toMatch(/frame-ancestors 'none'/);
     expect(answer.headers['x-frame-options']).toBe('DENY');
-    expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    // Plain HTTP: no HSTS.
+    expect(answer.headers['strict-transport-security']).toBeUndefined();
   }
+  expect(answers[0]?.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+});
+
+it('sends HSTS when a trusted proxy says the request came over TLS, and only then', async () => {
+  const proxied = await startTestApp({ database: t.database, trustProxy: true });
+  try {
+    const over = (proto: string) => fetch(`${proxied.url}/livez`, { headers: { 'X-Forwarded-Proto': proto } });
+    expect((await over('https')).headers.get('strict-transport-security')).toBe('max-age=31536000');
+    expect((await over('http')).headers.get('strict-transport-security')).toBeNull();
+  } finally {
+    await proxied.close();
+  }
+  // Without a trusted proxy the header is the client's word, and not believed.
+  expect((await fetch(`${t.url}/livez`, { headers: { 'X-Forwarded-Proto': 'https' } })).headers.get('strict-transport-security')).toBeNull();
+});
+
+it('writes the configured public address into the documents, whatever Host the request says', async () => {
+  const forged = (path: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = new URL(t.url);
+      const request = http.request({ host: '127.0.0.1', port, path, headers: { host: 'evil.example' } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve(body));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  const openapi = JSON.parse(await forged('/api/v1/openapi.json')) as { servers: Array<{ url: string }> };
+  expect(openapi.servers).toEqual([{ url: `${t.url}/api/v1` }]);
+  const postman = await forged('/api/v1/postman.json');
+  expect(postman).toContain(`${t.url}/api/v1`);
+  expect(postman).not.toContain('evil.example');
 });
 
 it("labels the metrics with the route's pattern, never the raw path", async () => {
