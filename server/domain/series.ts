@@ -10,11 +10,12 @@ import type { RatePoint } from './types';
  */
 export function dayOffsets(points: readonly RatePoint[]): number[] {
   if (points.length === 0) throw new RangeError('a series needs at least one point');
-  const origin = dayNumber(points[0].date);
+  const day = (point: RatePoint) => point.day ?? dayNumber(point.date);
+  const origin = day(points[0]);
   const xs = new Array<number>(points.length);
   let previous = -1;
   for (let i = 0; i < points.length; i++) {
-    const x = dayNumber(points[i].date) - origin;
+    const x = day(points[i]) - origin;
     // `!(x > previous)` also catches NaN from a malformed date.
     if (!(x > previous)) {
       throw new RangeError(`points must be strictly ascending valid dates; got ${points[i].date} at index ${i}`);

@@ -4,4 +4,9 @@ export interface RatePoint {
   date: string;
   buy: number;
   sell: number;
+  /**
+   * The date as days since 1970-01-01, when the caller has it already: a series kept in memory
+   * works it out once, instead of every chart over 40 years parsing 16,000 dates again.
+   */
+  day?: number;
 }

@@ -6,6 +6,7 @@
  * change feed reaches every instance), and reloaded after a few minutes anyway in case a notice
  * was missed. Period stats stay in SQL, and health asks the database itself.
  */
+import { dayNumber } from '../../shared/dates';
 import type { ExchangeRate } from '../../shared/types';
 import type { RatePoint } from '../domain/types';
 import type { RatesStore } from './rates';
@@ -14,6 +15,8 @@ export const SERIES_TTL_MS = 5 * 60_000;
 
 interface Series {
   records: ExchangeRate[];
+  /** The same days as calculations take them, with their day numbers worked out once. */
+  points: RatePoint[];
   dates: string[];
   loadedAt: number;
 }
@@ -45,7 +48,8 @@ export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener
     const pending = store
       .range('0001-01-01', '9999-12-31')
       .then((records) => {
-        const series = { records, dates: records.map((r) => r.date), loadedAt: now() };
+        const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
+        const series = { records, points, dates: records.map((r) => r.date), loadedAt: now() };
         // A load that raced with a change still answers its callers, but is not kept for later ones.
         if (started === generation) loaded = series;
         return series;
@@ -63,9 +67,9 @@ export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener
     return loading;
   };
 
-  const slice = async (from: string, to: string): Promise<ExchangeRate[]> => {
-    const { records, dates } = await current();
-    return records.slice(lowerBound(dates, from), lowerBound(dates, `${to}\uffff`));
+  const slice = async <K extends 'records' | 'points'>(kind: K, from: string, to: string): Promise<Series[K]> => {
+    const series = await current();
+    return series[kind].slice(lowerBound(series.dates, from), lowerBound(series.dates, `${to}\uffff`)) as Series[K];
   };
 
   return {
@@ -79,7 +83,7 @@ export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener
       const i = lowerBound(dates, date);
       return dates[i] === date ? (records[i] ?? null) : null;
     },
-    range: slice,
-    points: (from: string, to: string): Promise<RatePoint[]> => slice(from, to),
+    range: (from: string, to: string): Promise<ExchangeRate[]> => slice('records', from, to),
+    points: (from: string, to: string): Promise<RatePoint[]> => slice('points', from, to),
   };
 }
