@@ -111,7 +111,13 @@ export function createApp(deps: AppDeps): App {
       ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
       ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
       ...usageRoutes({ access }),
-      ...healthRoutes({ rates, syncRuns: createSyncRunsStore(deps.db), version, startedAt: Date.now() }),
+      ...healthRoutes({
+        rates,
+        syncRuns: createSyncRunsStore(deps.db),
+        version,
+        startedAt: Date.now(),
+        onRatesChanged: (listener) => changes.onRatesChanged(listener),
+      }),
     ],
     { version, publicUrl },
   );

@@ -17,6 +17,8 @@ export interface HealthDeps {
   syncRuns: SyncRunsStore;
   version: string;
   startedAt: number;
+  /** Told when stored rates change, so the answer never lags a sync by the probe's second. */
+  onRatesChanged: (listener: () => void) => void;
 }
 
 async function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -31,7 +33,40 @@ async function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export function healthRoutes({ rates, syncRuns, version, startedAt }: HealthDeps): Route[] {
+/**
+ * `probe()` asked at most once per `ms`: calls arriving while one is under way, or within `ms` of
+ * its answer, share it. A load balancer and a monitor polling every instance, or a burst of
+ * callers, cost the database one round trip per second, not one per call.
+ */
+export function sharedFor<T>(ms: number, probe: () => Promise<T>, now: () => number = Date.now): () => Promise<T> {
+  let last: { startedAt: number; answer: Promise<T> } | null = null;
+  return () => {
+    if (!last || now() - last.startedAt >= ms) {
+      const answer = probe();
+      const started = { startedAt: now(), answer };
+      last = started;
+      // A failed probe is not kept: the next call asks again.
+      answer.catch(() => {
+        if (last === started) last = null;
+      });
+    }
+    return last.answer;
+  };
+}
+
+export function healthRoutes({ rates, syncRuns, version, startedAt, onRatesChanged }: HealthDeps): Route[] {
+  // The database's view, keyed by the day it was asked for (the day only changes at midnight).
+  const probes = new Map<string, () => Promise<[Awaited<ReturnType<RatesStore['latest']>>, string | null]>>();
+  const probeFor = (today: string) => {
+    let probe = probes.get(today);
+    if (!probe) {
+      probes.clear();
+      probe = sharedFor(1000, () => withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official')]), DATABASE_TIMEOUT_MS));
+      probes.set(today, probe);
+    }
+    return probe();
+  };
+  onRatesChanged(() => probes.clear());
   return [
     defineRoute({
       path: '/health',
@@ -42,12 +77,13 @@ export function healthRoutes({ rates, syncRuns, version, startedAt }: HealthDeps
       query: {},
       response: HealthSchema,
       cache: false,
+      // Probes (load balancers, monitors) poll it from one address: never refused, and asked of
+      // the database at most once a second.
+      rateLimit: false,
       handle: async (_, { today }) => {
-        const [latest, lastSyncAt] = await withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official')]), DATABASE_TIMEOUT_MS).catch(
-          (error: unknown) => {
-            throw new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
-          },
-        );
+        const [latest, lastSyncAt] = await probeFor(today).catch((error: unknown) => {
+          throw new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
+        });
         const latestDate = latest?.date ?? null;
         const fresh = latestDate !== null && daysBetween(latestDate, today) <= STALE_AFTER_DAYS;
         return {

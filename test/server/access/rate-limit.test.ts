@@ -95,7 +95,7 @@ describe('in one instance', () => {
     try {
       const answers: Answer[] = [];
       for (let i = 0; i < 60; i += 1) {
-        const path = ['/health', PATH, '/exchange-rate/history?days=0'][i % 3] as string;
+        const path = ['/openapi.json', PATH, '/exchange-rate/history?days=0'][i % 3] as string;
         // No key, an unknown key, a malformed one: all the same client, the address.
         const headers: Record<string, string> = i % 4 === 0 ? {} : { 'x-api-key': i % 4 === 1 ? unknownKey() : 'nonsense' };
         answers.push(await send(`${fresh.api}${path}`, { headers }));
@@ -105,9 +105,9 @@ describe('in one instance', () => {
         expectRateHeaders(answer, 60);
         expect(headerNumber(answer, 'X-RateLimit-Remaining')).toBe(59 - i);
       });
-      expectRateLimited(await send(`${fresh.api}/health`), 60);
+      expectRateLimited(await send(`${fresh.api}/openapi.json`), 60);
       // A forwarded-for header is not believed without a trusted proxy in front.
-      expectRateLimited(await send(`${fresh.api}/health`, { headers: { 'X-Forwarded-For': '198.51.100.7' } }), 60);
+      expectRateLimited(await send(`${fresh.api}/openapi.json`, { headers: { 'X-Forwarded-For': '198.51.100.7' } }), 60);
       // A known key is its own client, even from the same address.
       expect((await fresh.get(PATH)).status).toBe(200);
     } finally {
@@ -131,10 +131,20 @@ describe('in one instance', () => {
     expect((await withKey(t, key, '/usage')).status).toBe(200);
   });
 
+  it('never refuses /health, which load balancers and monitors poll from one address', async () => {
+    const fresh = await startTestApp({ database: t.database });
+    try {
+      for (let i = 0; i < 70; i += 1) expect((await send(`${fresh.api}/health`)).status).toBe(200);
+      expectRateHeaders(await send(`${fresh.api}/health`), 60);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('tells addresses apart behind a trusted proxy', async () => {
     const proxied = await startTestApp({ database: t.database, trustProxy: true });
     try {
-      const from = (ip: string) => send(`${proxied.api}/health`, { headers: { 'X-Forwarded-For': ip } });
+      const from = (ip: string) => send(`${proxied.api}/openapi.json`, { headers: { 'X-Forwarded-For': ip } });
       for (let i = 0; i < 60; i += 1) expect((await from('203.0.113.1')).status).toBe(200);
       expectRateLimited(await from('203.0.113.1'), 60);
       expect((await from('203.0.113.2')).status).toBe(200);
