@@ -3,18 +3,20 @@
  * spends them in memory, so most requests need no round trip, and one key never has more than
  * one reservation in flight per instance (requests arriving meanwhile wait for it and are counted
  * in its size). No request over the quota ever succeeds: every unit served was reserved under the
- * limit by one locked statement. A lease is a thousandth of what is left (1 to 10,000 units) or the
- * number of requests waiting, whichever is more; so in the last 2,000 units of a quota it holds
- * only units for requests being served right now. The only units that can sit unspent while
- * another instance is refused are the rest of an earlier, larger lease of an instance that has
- * gone idle since (at most a thousandth of what was left), and they go back to the database when it
- * stops.
+ * limit by one locked statement.
+ *
+ * A lease is what the key may spend in a minute (its per-minute rate), but never more than a
+ * hundredth of what is left of its month, nor more than MAX_LEASE; at least one unit, or the
+ * number of requests waiting, whichever is more. So a Pro key (60 a minute, 5,000 a month) goes to
+ * the database about once a minute per instance, not every few requests; and the units that can
+ * sit unspent on an idle instance while another is refused are at most a hundredth of what was
+ * left, and go back to the database when it stops.
  */
 import type { ApiKey } from '../store/api-keys';
 import { perSecond } from '../domain/per-second';
 import { quotaMonth, type UsageStore } from '../store/usage';
 
-export const LEASE_FRACTION = 1 / 1000;
+export const LEASE_FRACTION = 1 / 100;
 // At ten thousand requests a second a lease lasts a second: one locked statement per second per
 // key and instance. A crash loses at most one lease, counted as used.
 export const MAX_LEASE = 10_000;
@@ -35,19 +37,19 @@ interface Account {
 
 export type Spend = { ok: true; used: number; resetsAt: Date } | { ok: false; resetsAt: Date };
 
-export function leaseSize(quota: number, reserved: number): number {
-  return Math.max(1, Math.min(MAX_LEASE, Math.floor((quota - reserved) * LEASE_FRACTION)));
+export function leaseSize(quota: number, reserved: number, ratePerMinute: number): number {
+  return Math.max(1, Math.min(MAX_LEASE, ratePerMinute, Math.floor((quota - reserved) * LEASE_FRACTION)));
 }
 
 export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }) {
   const accounts = new Map<string, Account>();
   const currentMonth = perSecond(deps.clock, quotaMonth);
 
-  const lease = (account: Account, quota: number): Promise<number> =>
+  const lease = (account: Account, key: ApiKey): Promise<number> =>
     (async () => {
       try {
-        const want = Math.max(leaseSize(quota, account.reserved), account.demand);
-        const granted = await deps.usage.reserve(account.keyId, account.month, quota, want);
+        const want = Math.max(leaseSize(key.monthlyQuota, account.reserved, key.ratePerMinute), account.demand);
+        const granted = await deps.usage.reserve(account.keyId, account.month, key.monthlyQuota, want);
         account.unspent += granted.granted;
         account.reserved = Math.max(account.reserved, granted.count);
         return granted.granted;
@@ -68,7 +70,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
     try {
       for (;;) {
         if (account.unspent > 0) return take(account, resetsAt);
-        account.lease ??= lease(account, key.monthlyQuota);
+        account.lease ??= lease(account, key);
         const granted = await account.lease;
         if (granted === 0 && account.unspent === 0) return { ok: false, resetsAt };
       }

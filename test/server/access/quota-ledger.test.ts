@@ -19,13 +19,15 @@ describe('quota ledger', () => {
   });
   afterAll(() => database.drop());
 
-  it('leases a thousandth of what is left, between 1 and MAX_LEASE units', () => {
-    expect(leaseSize(5000, 0)).toBe(5);
-    expect(leaseSize(5000, 4000)).toBe(1);
-    expect(leaseSize(1_000_000_000, 0)).toBe(MAX_LEASE);
-    expect(leaseSize(1_000 * MAX_LEASE, 0)).toBe(MAX_LEASE);
-    expect(leaseSize(1_000 * MAX_LEASE - 1_000, 0)).toBe(MAX_LEASE - 1);
-    expect(leaseSize(10, 9)).toBe(1);
+  it("leases a minute of the key's rate, at most a hundredth of what is left, between 1 and MAX_LEASE units", () => {
+    // Pro: 60 a minute, 5,000 a month.
+    expect(leaseSize(5000, 0, 60)).toBe(50);
+    expect(leaseSize(5000, 4000, 60)).toBe(10);
+    expect(leaseSize(5000, 4950, 60)).toBe(1);
+    expect(leaseSize(10_000_000, 0, 60)).toBe(60);
+    expect(leaseSize(1_000_000_000, 0, 1_000_000)).toBe(MAX_LEASE);
+    expect(leaseSize(100 * MAX_LEASE - 100, 0, 1_000_000)).toBe(MAX_LEASE - 1);
+    expect(leaseSize(10, 9, 60)).toBe(1);
   });
 
   it('spends leases in memory, counts exactly, and hands the rest back', async () => {
@@ -33,13 +35,13 @@ describe('quota ledger', () => {
     const usage = createUsageStore(database.db);
     const reserve = jest.spyOn(usage, 'reserve');
     const ledger = createQuotaLedger({ usage, clock });
-    for (let i = 1; i <= 250; i++) expect(await ledger.spend(key)).toMatchObject({ ok: true, used: i });
-    // Leases of 100, then 99 and 99 (a thousandth of what was left): three round trips, not 250.
-    expect(reserve.mock.calls.map((call) => call[3])).toEqual([100, 99, 99]);
-    expect(await count(key)).toBe(298);
-    expect((await ledger.used(key)).used).toBe(250);
+    for (let i = 1; i <= 2500; i++) expect(await ledger.spend(key)).toMatchObject({ ok: true, used: i });
+    // Leases of a minute of the key's rate (1,000), then a hundredth of what is left: 3 round trips, not 2,500.
+    expect(reserve.mock.calls.map((call) => call[3])).toEqual([1000, 990, 980]);
+    expect(await count(key)).toBe(2970);
+    expect((await ledger.used(key)).used).toBe(2500);
     await ledger.release();
-    expect(await count(key)).toBe(250);
+    expect(await count(key)).toBe(2500);
   });
 
   it('never passes the quota and refuses nothing under it, across instances spending at once', async () => {
