@@ -1,7 +1,9 @@
 /**
  * `npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]`: ingests the official
  * series for a span (default: catch up), with a progress bar on a terminal and plain lines
- * otherwise. Exit code 0 only when every upstream answer was fetched, parsed and stored.
+ * otherwise, and a summary on stdout. The exit code follows the operator contract of
+ * `jobs/sync-outcome.ts` (1 upstream failure, 2 rows rejected, 3 past days still without a rate),
+ * with its reason on stderr; 1 too when another instance is syncing and nothing was done.
  */
 import { parseArgs } from 'node:util';
 import { addDays, calendarDay, isIsoDate } from '../../shared/dates';
@@ -10,6 +12,7 @@ import { createLogger } from '../logger';
 import { syncOfficial, type SpanOptions } from '../jobs/catch-up';
 import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/sync-banking';
 import type { SyncSummary } from '../jobs/sync-official';
+import { bankingFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
 import { openRuntime } from '../runtime';
 import { runCli, UsageError } from './run';
 
@@ -37,8 +40,7 @@ export function describeRuns(runs: readonly SyncSummary[]): string {
         : `${head}: ${r.error ?? 'unknown error'} (nothing of this run was stored)`,
     );
     for (const x of r.rejected) lines.push(`  rejected ${x.date}: ${x.reason}`);
-    if (r.missing.length > 0)
-      lines.push(`  no value for: ${r.missing.length > 12 ? `${r.missing.slice(0, 12).join(', ')} … (${r.missing.length} days)` : r.missing.join(', ')}`);
+    if (r.missing.length > 0) lines.push(`  no value for: ${listDays(r.missing)}`);
   }
   return lines.join('\n');
 }
@@ -52,6 +54,13 @@ export function describeBanking(b: BankingSummary): string {
   for (const x of b.rejected) lines.push(`  rejected ${x.date}: ${x.reason}`);
   if (b.unknownInstitutions.length) lines.push(`  not in the catalog (stored anyway): ${b.unknownInstitutions.join(', ')}`);
   return lines.join('\n');
+}
+
+/** Prints why the sync did not fully succeed, one line per fault of the winning rule, and returns the code. */
+function exitWith(faults: readonly Fault[]): ExitCode {
+  const { code, reasons } = exitCodeOf(faults);
+  for (const reason of reasons) process.stderr.write(`exit ${code}: ${reason}\n`);
+  return code;
 }
 
 runCli(async () => {
@@ -77,11 +86,13 @@ runCli(async () => {
     const progress = progressPrinter(process.stderr);
     const result = await syncOfficial(deps, runtime.sources, { from: values.from, to, onProgress: progress });
     if (!result.ran) {
-      process.stdout.write('Another instance is syncing right now; nothing done.\n');
+      // Not an upstream fault, but nothing was synced either: a cron job should try again later.
+      process.stderr.write('exit 1: another instance is syncing the official series right now; nothing done\n');
       return 1;
     }
     process.stdout.write(`${describeRuns(result.runs)}\n`);
-    if (!values.banking) return result.ok ? 0 : 1;
+    const faults = officialFaults(result);
+    if (!values.banking) return exitWith(faults);
 
     // The window quotes of the same span (today at most: there are no quotes for tomorrow), or of
     // the last week; spelled out here so that the progress names the days, not a placeholder.
@@ -89,7 +100,7 @@ runCli(async () => {
     const span = values.from ? { from: values.from, to: to && to < today ? to : today } : { from: addDays(today, -(BANKING_DEFAULT_DAYS - 1)), to: today };
     const banking = await syncBanking(deps, runtime.ventanilla, span, (...args) => progress?.(span, ...args));
     process.stdout.write(`${describeBanking(banking)}\n`);
-    return result.ok && banking.status === 'succeeded' ? 0 : 1;
+    return exitWith([...faults, ...bankingFaults(banking)]);
   } finally {
     await runtime.close();
   }

@@ -24,6 +24,12 @@ export interface CatchUpResult {
   ran: boolean;
   ok: boolean;
   runs: SyncSummary[];
+  /**
+   * Days of the span before today that still have no stored rate once the sync is done, whatever
+   * source gave the others. The series has a rate for every calendar day, so each is a gap; today
+   * and tomorrow are left out, their rates may not be published yet.
+   */
+  unfilled: string[];
 }
 
 export interface SpanOptions {
@@ -59,6 +65,18 @@ export async function defaultSpan(deps: SyncDeps): Promise<{ from: string; to: s
   return { from, to: addDays(today, 1) };
 }
 
+/** The days of `span` before `today` (and not before the official history) without a stored rate. */
+async function unfilledDays(deps: SyncDeps, span: { from: string; to: string }, today: string): Promise<string[]> {
+  const first = span.from > SANITY_BOUNDS.firstDate ? span.from : SANITY_BOUNDS.firstDate;
+  const yesterday = addDays(today, -1);
+  const last = span.to < yesterday ? span.to : yesterday;
+  if (first > last) return [];
+  const stored = new Set((await createRatesStore(deps.db).points(first, last)).map((p) => p.date));
+  const unfilled: string[] = [];
+  for (let d = first; d <= last; d = addDays(d, 1)) if (!stored.has(d)) unfilled.push(d);
+  return unfilled;
+}
+
 async function syncUnlocked(deps: SyncDeps, sources: OfficialSources, options: SpanOptions): Promise<Omit<CatchUpResult, 'ran'>> {
   const span = options.from && options.to ? { from: options.from, to: options.to } : await defaultSpan(deps);
   const runs: SyncSummary[] = [];
@@ -69,13 +87,14 @@ async function syncUnlocked(deps: SyncDeps, sources: OfficialSources, options: S
   }
   const ok = runs.every((r) => r.status === 'succeeded');
 
-  // Hacienda only knows today's rate: ask it when the central bank could not give one.
+  // Hacienda only knows today's rate: ask it when the central bank could not give one (unless the
+  // server is stopping: that is why the central bank gave nothing).
   const today = calendarDay(deps.clock());
-  if (today >= span.from && today <= span.to && !(await createRatesStore(deps.db).byDate(today))) {
+  if (!deps.signal?.aborted && today >= span.from && today <= span.to && !(await createRatesStore(deps.db).byDate(today))) {
     deps.logger.warn({ today }, 'no official rate for today from the central bank; trying the fallback');
     runs.push(await syncOfficialSpan(deps, sources.fallback, { from: today, to: today }));
   }
-  return { ok, runs };
+  return { ok, runs, unfilled: await unfilledDays(deps, span, today) };
 }
 
 /** Syncs the span (default: catch up) unless another instance is syncing right now. */
@@ -83,7 +102,7 @@ export async function syncOfficial(deps: SyncDeps, sources: OfficialSources, opt
   const result = await withAdvisoryLock(deps.db, LOCKS.officialSync, () => syncUnlocked(deps, sources, options));
   if (!result.acquired) {
     deps.logger.info('another instance is syncing; skipped');
-    return { ran: false, ok: true, runs: [] };
+    return { ran: false, ok: true, runs: [], unfilled: [] };
   }
   return { ran: true, ...result.value };
 }

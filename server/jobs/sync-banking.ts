@@ -87,7 +87,7 @@ export async function syncBankingSpan(
     const chunks = chunkRange(span.from, span.to, source.maxChunkDays);
     const answer: VentanillaDay[] = [];
     for (const [i, chunk] of chunks.entries()) {
-      answer.push(...(await source.fetchRange(chunk[0], chunk[1])));
+      answer.push(...(await source.fetchRange(chunk[0], chunk[1], deps.signal)));
       onProgress?.(i + 1, chunks.length, chunk);
     }
     const checked = checkDays(answer, today);
@@ -121,7 +121,9 @@ export async function syncBankingSpan(
     summary.error = error instanceof Error ? error.message : String(error);
     summary.inserted = 0;
     summary.updated = 0;
-    logger.error({ source: source.name, ...span, err: error }, 'window sync failed; stored data left as it was');
+    // A shutdown cutting a run short is expected, not a fault to alert on.
+    if (deps.signal?.aborted) logger.warn({ source: source.name, ...span }, 'window sync stopped by a shutdown; stored data left as it was');
+    else logger.error({ source: source.name, ...span, err: error }, 'window sync failed; stored data left as it was');
     await runs.finish(runId, {
       status: 'failed',
       counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 },

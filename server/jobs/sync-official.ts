@@ -18,6 +18,8 @@ export interface SyncDeps {
   logger: Logger;
   changes: ChangeFeed;
   clock: () => Date;
+  /** Aborts the upstream requests of a run (the server is stopping): the run fails and stores nothing. */
+  signal?: AbortSignal;
 }
 
 export interface Rejection {
@@ -95,7 +97,7 @@ export async function syncOfficialSpan(
     const chunks = chunkRange(span.from, span.to, source.maxChunkDays);
     const answer: SourceRate[] = [];
     for (const [i, chunk] of chunks.entries()) {
-      answer.push(...(await source.fetchRange(chunk[0], chunk[1])));
+      answer.push(...(await source.fetchRange(chunk[0], chunk[1], deps.signal)));
       onProgress?.(i + 1, chunks.length, chunk);
     }
     const checked = checkRows(answer, span, today, source.provider, deps.clock());
@@ -132,7 +134,9 @@ export async function syncOfficialSpan(
   } catch (error) {
     summary.status = 'failed';
     summary.error = error instanceof Error ? error.message : String(error);
-    logger.error({ source: source.name, ...span, err: error }, 'sync run failed; stored data left as it was');
+    // A shutdown cutting a run short is expected, not a fault to alert on.
+    if (deps.signal?.aborted) logger.warn({ source: source.name, ...span }, 'sync run stopped by a shutdown; stored data left as it was');
+    else logger.error({ source: source.name, ...span, err: error }, 'sync run failed; stored data left as it was');
     await runs.finish(runId, {
       status: 'failed',
       counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 },

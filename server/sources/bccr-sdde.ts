@@ -69,11 +69,11 @@ export function createSddeSource(opts: SddeSourceOptions): OfficialSource {
   if (token === '') throw new Error('createSddeSource needs a non-empty BCCR token');
   const maxChunkDays = 366;
 
-  async function series(code: SddeIndicator, from: string, to: string): Promise<Map<string, number>> {
+  async function series(code: SddeIndicator, from: string, to: string, signal: AbortSignal | undefined): Promise<Map<string, number>> {
     // Slashes stay unencoded: they are legal in a query string and this is what the API documents.
     const query = `fechaInicio=${toSddeDate(from)}&fechaFin=${toSddeDate(to)}&idioma=ES`;
     const url = joinUrl(opts.baseUrl, `/indicadoresEconomicos/${code}/series?${query}`);
-    const res = await fetchUpstream(url, { ...opts, source: SOURCE, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+    const res = await fetchUpstream(url, { ...opts, source: SOURCE, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, signal });
     return parseSddeSeries(res.text, code);
   }
 
@@ -81,11 +81,11 @@ export function createSddeSource(opts: SddeSourceOptions): OfficialSource {
     name: SOURCE,
     provider: 'BCCR',
     maxChunkDays,
-    async fetchRange(from, to) {
+    async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);
       // One after the other: the API throttles with 429, and a year is only two requests.
-      const buy = await series(SDDE_BUY, from, to);
-      const sell = await series(SDDE_SELL, from, to);
+      const buy = await series(SDDE_BUY, from, to, signal);
+      const sell = await series(SDDE_SELL, from, to, signal);
       return mergeSides(buy, sell, from, to);
     },
   };

@@ -135,7 +135,8 @@ export interface CsrfTokenOptions extends RequestPolicy {
 
 /** The site's CSRF JWT, fetched once and reused until it is old or `invalidate`d. */
 export interface CsrfTokenProvider {
-  get(): Promise<string>;
+  /** `signal` aborts the token request when this call starts one; callers that join it share its fate. */
+  get(signal?: AbortSignal): Promise<string>;
   /** Forgets the token (the API said 401): the next `get` fetches a fresh one. */
   invalidate(): void;
 }
@@ -146,18 +147,18 @@ export function createCsrfTokenProvider(opts: CsrfTokenOptions): CsrfTokenProvid
   let cached: { token: string; at: number } | undefined;
   let pending: Promise<string> | undefined;
 
-  async function fetchToken(): Promise<string> {
-    const res = await fetchUpstream(joinUrl(opts.baseUrl, SITE_TOKEN_PATH), { ...opts, source: SOURCE, headers: { Origin: SITE_ORIGIN } });
+  async function fetchToken(signal: AbortSignal | undefined): Promise<string> {
+    const res = await fetchUpstream(joinUrl(opts.baseUrl, SITE_TOKEN_PATH), { ...opts, source: SOURCE, headers: { Origin: SITE_ORIGIN }, signal });
     const token = parseCsrfToken(res.text);
     cached = { token, at: now() };
     return token;
   }
 
   return {
-    get() {
+    get(signal) {
       if (cached && now() - cached.at < tokenMaxAgeMs) return Promise.resolve(cached.token);
       // Concurrent requests share one token request.
-      pending ??= fetchToken().finally(() => {
+      pending ??= fetchToken(signal).finally(() => {
         pending = undefined;
       });
       return pending;
@@ -172,13 +173,13 @@ export function createCsrfTokenProvider(opts: CsrfTokenOptions): CsrfTokenProvid
  * Runs one request of the site API with the CSRF token. A 401 means the JWT was revoked or
  * expired early: one fresh token, one more try.
  */
-export async function withCsrfToken<T>(csrf: CsrfTokenProvider, call: (token: string) => Promise<T>): Promise<T> {
+export async function withCsrfToken<T>(csrf: CsrfTokenProvider, call: (token: string) => Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
-    return await call(await csrf.get());
+    return await call(await csrf.get(signal));
   } catch (err) {
     if (!(err instanceof UpstreamError && err.status === 401)) throw err;
     csrf.invalidate();
-    return call(await csrf.get());
+    return call(await csrf.get(signal));
   }
 }
 
@@ -196,9 +197,9 @@ export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
   const maxChunkDays = 90; // the site answers at most 100 days
   const csrf = opts.csrf ?? createCsrfTokenProvider(opts);
 
-  async function cuadro(token: string, from: string, to: string): Promise<SourceRate[]> {
+  async function cuadro(token: string, from: string, to: string, signal: AbortSignal | undefined): Promise<SourceRate[]> {
     const query = `IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=100`;
-    const res = await fetchUpstream(joinUrl(opts.baseUrl, `${SITE_CUADRO_PATH}?${query}`), { ...opts, source: SOURCE, headers: siteHeaders(token) });
+    const res = await fetchUpstream(joinUrl(opts.baseUrl, `${SITE_CUADRO_PATH}?${query}`), { ...opts, source: SOURCE, headers: siteHeaders(token), signal });
     return parseCuadro(res.text);
   }
 
@@ -206,9 +207,9 @@ export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
     name: SOURCE,
     provider: 'BCCR',
     maxChunkDays,
-    async fetchRange(from, to) {
+    async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);
-      const rows = await withCsrfToken(csrf, (token) => cuadro(token, from, to));
+      const rows = await withCsrfToken(csrf, (token) => cuadro(token, from, to, signal), signal);
       return rows.filter((r) => r.date >= from && r.date <= to);
     },
   };

@@ -76,10 +76,11 @@ export function createHaciendaSource(opts: HaciendaSourceOptions): OfficialSourc
     name: SOURCE,
     provider: 'Hacienda',
     maxChunkDays,
-    async fetchRange(from, to) {
+    async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);
       const res = await fetchUpstream(joinUrl(opts.baseUrl, HACIENDA_PATH), {
         ...opts,
+        signal,
         fetchImpl,
         source: SOURCE,
         headers: { Accept: 'application/json' },

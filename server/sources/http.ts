@@ -7,7 +7,8 @@
 import { UpstreamError } from './types';
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
-export type Sleep = (ms: number) => Promise<void>;
+/** Waits `ms`; a real sleep ends early when `signal` aborts, so a shutdown never sits out a backoff. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** How patient to be with one upstream. Adapters take these and pass them through. */
 export interface RequestPolicy {
@@ -45,7 +46,20 @@ export interface UpstreamResponse {
   headers: Headers;
 }
 
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    // Cleared on abort: a pending 30 s timer would keep a stopping process alive until it fires.
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 /** `Retry-After` is either delay-seconds or an HTTP-date (RFC 9110 10.2.3). */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
@@ -152,7 +166,7 @@ export async function fetchUpstream(url: string, opts: FetchUpstreamOptions): Pr
       if (!(err instanceof UpstreamError) || !err.retryable) throw err;
       if (attempt >= retries) throw attempt === 0 ? err : gaveUp(err, attempt + 1);
       const delay = err.retryAfterMs === undefined ? backoffDelayMs(attempt, baseDelayMs, maxDelayMs, random) : Math.min(err.retryAfterMs, maxDelayMs);
-      await sleep(delay);
+      await sleep(delay, opts.signal);
       if (opts.signal?.aborted) throw transportError(opts.signal.reason, url, opts, timeoutMs);
     }
   }

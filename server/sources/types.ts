@@ -22,8 +22,11 @@ export interface OfficialSource {
   readonly provider: 'BCCR' | 'Hacienda';
   /** The longest span (in calendar days, inclusive) one `fetchRange` call accepts. */
   readonly maxChunkDays: number;
-  /** Rows with `from <= date <= to` (`YYYY-MM-DD`, inclusive), ascending by date. */
-  fetchRange(from: string, to: string): Promise<SourceRate[]>;
+  /**
+   * Rows with `from <= date <= to` (`YYYY-MM-DD`, inclusive), ascending by date. `signal` aborts
+   * the requests (a shutdown), failing with an `aborted` UpstreamError.
+   */
+  fetchRange(from: string, to: string, signal?: AbortSignal): Promise<SourceRate[]>;
 }
 
 /** What went wrong, so that logs and the sync summary can tell the cases apart. */

@@ -13,7 +13,8 @@ import { SYNTHETIC_FIRST_DATE, syntheticRate, syntheticVentanilla, type FakeInst
 export type { FakeInstitutionRow } from './synthetic-history';
 
 export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'ventanillaSdde' | 'ventanillaSite';
-export type FaultKind = 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'outOfBounds' | 'estadoFalse' | 'code503';
+/** `hang` never answers; `reset` drops the connection before any answer (a network failure). */
+export type FaultKind = 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'reset' | 'outOfBounds' | 'estadoFalse' | 'code503';
 /** A fault applies to every request of its route until cleared, or to the next `times` ones. */
 export type Fault = FaultKind | { kind: FaultKind; times?: number; retryAfter?: string };
 export type DayRate = { buy: number | null; sell: number | null } | null;
@@ -357,6 +358,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     }
     const fault = takeFault(match.route);
     if (fault?.kind === 'hang') return; // never answered; close() drops the connection
+    if (fault?.kind === 'reset') {
+      req.socket.destroy();
+      return;
+    }
     const replaced = fault && faultReply(fault.kind, match.route, fault.retryAfter);
     if (replaced) {
       send(res, replaced);

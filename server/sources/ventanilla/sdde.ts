@@ -174,11 +174,16 @@ export function createVentanillaSddeSource(opts: VentanillaSddeOptions): Ventani
   return {
     name: SOURCE,
     maxChunkDays,
-    async fetchRange(from, to) {
+    async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);
       const query = `fechaInicio=${toSddeDate(from)}&fechaFin=${toSddeDate(to)}&idioma=ES`;
       const url = joinUrl(opts.baseUrl, `/cuadro/${VENTANILLA_CUADRO}/series?${query}`);
-      const res = await fetchUpstream(url, { ...opts, source: SOURCE, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+      const res = await fetchUpstream(url, {
+        ...opts,
+        source: SOURCE,
+        headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+        signal,
+      });
       return parseCuadro1015(res.text).filter((d) => d.date >= from && d.date <= to);
     },
   };

@@ -190,21 +190,26 @@ export function createVentanillaSiteSource(opts: VentanillaSiteOptions): Ventani
   const maxChunkDays = 31;
   const csrf = opts.csrf ?? createCsrfTokenProvider(opts);
 
-  async function day(token: string, date: string): Promise<VentanillaQuote[]> {
+  async function day(token: string, date: string, signal: AbortSignal | undefined): Promise<VentanillaQuote[]> {
     const query = `idGrupoVariable=${VENTANILLA_GROUP}&fechaAConsultar=${date}`;
-    const res = await fetchUpstream(joinUrl(opts.baseUrl, `${SITE_VENTANILLA_PATH}?${query}`), { ...opts, source: SOURCE, headers: siteHeaders(token) });
+    const res = await fetchUpstream(joinUrl(opts.baseUrl, `${SITE_VENTANILLA_PATH}?${query}`), {
+      ...opts,
+      source: SOURCE,
+      headers: siteHeaders(token),
+      signal,
+    });
     return parseCuadroPersonalizado(res.text, date);
   }
 
   return {
     name: SOURCE,
     maxChunkDays,
-    async fetchRange(from, to) {
+    async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);
       const days: VentanillaDay[] = [];
       // One day per request, one after the other: the site is a shared public service.
       for (let date = from; date <= to; date = addDays(date, 1)) {
-        const quotes = await withCsrfToken(csrf, (token) => day(token, date));
+        const quotes = await withCsrfToken(csrf, (token) => day(token, date, signal), signal);
         if (quotes.length > 0) days.push({ date, quotes });
       }
       return days;

@@ -28,6 +28,9 @@ export interface VentanillaSource {
   readonly name: 'bccr-sdde' | 'bccr-site';
   /** The longest span (calendar days, inclusive) one `fetchRange` call accepts. */
   readonly maxChunkDays: number;
-  /** Days with `from <= date <= to` that have at least one quote, ascending; days without any are left out. */
-  fetchRange(from: string, to: string): Promise<VentanillaDay[]>;
+  /**
+   * Days with `from <= date <= to` that have at least one quote, ascending; days without any are
+   * left out. `signal` aborts the requests (a shutdown).
+   */
+  fetchRange(from: string, to: string, signal?: AbortSignal): Promise<VentanillaDay[]>;
 }

@@ -43,7 +43,7 @@ function storedQuotes(rows: ReadonlyArray<{ date: string; buy: number; sell: num
 }
 
 // Three child processes, each opening the database and migrating it: slow on a busy machine.
-it('--banking: non-zero with nothing stored on a faulty window route; alone, the last 7 days with exit 0 and a summary line', async () => {
+it('--banking: 1 with nothing stored on a faulty window route; alone, the last 7 days with exit 0 and a summary line', async () => {
   const today = fake.today;
   const span = { from: addDays(today, -4), to: addDays(today, -1) };
   const spanArgs = ['--from', span.from, '--to', span.to, '--banking'];
@@ -54,8 +54,13 @@ it('--banking: non-zero with nothing stored on a faulty window route; alone, the
   const failed = await runSync(spanArgs, env);
   expect(failed.stdout).toContain(`ok     bccr-site ${span.from}..${span.to}: 4 new`);
   expect(failed.stdout).toMatch(new RegExp(`FAILED window quotes bccr-site ${span.from}\\.\\.${span.to}: .*HTML.*\\(nothing of this run was stored\\)`));
-  expect(failed.code).not.toBe(0);
-  expect(failed.code).not.toBeNull();
+  expect(failed.stderr).toMatch(
+    new RegExp(
+      `^exit 1: window quotes bccr-site ${span.from}\\.\\.${span.to} could not be fetched or parsed \\(.*HTML.*\\); nothing of that run was stored$`,
+      'm',
+    ),
+  );
+  expect(failed.code).toBe(1);
   let after = await stored();
   expect(after.banking).toEqual({ rates: [], institutions: [] });
   expect(after.runs).toEqual([
@@ -70,6 +75,7 @@ it('--banking: non-zero with nothing stored on a faulty window route; alone, the
   expect(good.stderr).toContain(`fetched ${week[0]}..${today} (1/1 of ${week[0]}..${today})`);
   expect(good.stdout).toContain(`ok     window quotes bccr-site ${week[0]}..${today}: 77 new, 0 updated, 0 rejected, 0 days without quotes`);
   expect(good.stdout).toContain(`not in the catalog (stored anyway): ${SYNTHETIC_UNKNOWN_INSTITUTION}`);
+  expect(good.stderr).not.toMatch(/^exit /m);
   expect(good.code).toBe(0);
   after = await stored();
   expect(storedQuotes(after.banking.rates)).toEqual(fakeQuotes(week));
@@ -89,9 +95,40 @@ it('--banking: non-zero with nothing stored on a faulty window route; alone, the
   // The official catch-up of that run succeeded: the exit code is the window quotes' failure.
   expect(broken.stdout).toMatch(/^ok {5}bccr-site \d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}: /m);
   expect(broken.stdout).not.toMatch(/^FAILED bccr-site/m);
-  expect(broken.code).not.toBe(0);
-  expect(broken.code).not.toBeNull();
+  expect(broken.stderr).toMatch(/^exit 1: window quotes bccr-site .* could not be fetched or parsed \(.*truncated.*\)/m);
+  expect(broken.code).toBe(1);
   after = await stored();
   expect(after.banking).toEqual(beforeFault.banking);
   expect(after.runs.at(-1)).toEqual(['banking', 'bccr-site', 'failed', week[0], today, 0, 0]);
 }, 90_000);
+
+it('--banking: 2 when window quotes fail the sanity checks (the valid days stored), 0 with days without quotes', async () => {
+  fake.setFault('ventanillaSite', null);
+  fake.setVentanilla(null);
+  const today = fake.today;
+  const span = { from: addDays(today, -20), to: addDays(today, -17) };
+  const inSpan = <T extends { date: string }>(rows: readonly T[]): T[] => rows.filter((r) => r.date >= span.from && r.date <= span.to);
+
+  // One request a day on the site API: the first two days' answers are absurd.
+  fake.setFault('ventanillaSite', { kind: 'outOfBounds', times: 2 });
+  const rejected = await runSync(['--from', span.from, '--to', span.to, '--banking'], env);
+  const [first, second] = daysOf(span.from, span.to);
+  expect(rejected.stderr).toMatch(
+    new RegExp(
+      `^exit 2: window quotes bccr-site ${span.from}\\.\\.${span.to}: \\d+ quotes failed the sanity checks and were not stored, on ${first}, ${second}; the valid ones were stored$`,
+      'm',
+    ),
+  );
+  expect(rejected.code).toBe(2);
+  expect(storedQuotes(inSpan((await stored()).banking.rates))).toEqual(fakeQuotes(daysOf(addDays(span.from, 2), span.to)));
+
+  // A past day the central bank gathered no quotes for is no fault: the window quotes promise no
+  // snapshot every calendar day (the official series of that day is there all the same).
+  fake.setVentanilla((date) => (date === first ? null : undefined));
+  const gap = await runSync(['--from', span.from, '--to', span.to, '--banking'], env);
+  expect(gap.stdout).toMatch(
+    new RegExp(`^ok {5}window quotes bccr-site ${span.from}\\.\\.${span.to}: \\d+ new, 0 updated, 0 rejected, 1 days without quotes$`, 'm'),
+  );
+  expect(gap.stderr).not.toMatch(/^exit /m);
+  expect(gap.code).toBe(0);
+}, 60_000);

@@ -27,10 +27,11 @@ afterAll(() => fixture.close());
 const runSync = (args: readonly string[], environment: NodeJS.ProcessEnv) => runCli('sync', args, environment);
 const withStoredData = <T>(read: (db: Database) => Promise<T>) => fixture.withStoredData(read);
 
-it('exits 0 with a summary for a good span, then non-zero for a faulty upstream with nothing of it stored', async () => {
+it('exits 0 with a summary for a good span, then 1 for a faulty upstream with nothing of it stored', async () => {
   const good = await runSync(['--from', SPAN.from, '--to', SPAN.to], env);
   expect(good.stderr).toContain(`fetched ${SPAN.from}..${SPAN.to} (1/1 of ${SPAN.from}..${SPAN.to})`);
   expect(good.stdout).toContain(`ok     bccr-site ${SPAN.from}..${SPAN.to}: 90 new, 0 updated, 0 rejected, 0 days without a value`);
+  expect(good.stderr).not.toMatch(/^exit /m);
   expect(good.code).toBe(0);
 
   // Now every value of the span would change, but the answer cannot be read.
@@ -38,8 +39,10 @@ it('exits 0 with a summary for a good span, then non-zero for a faulty upstream 
   fake.setFault('site', 'html');
   const bad = await runSync(['--from', SPAN.from, '--to', SPAN.to], env);
   expect(bad.stdout).toMatch(new RegExp(`FAILED bccr-site ${SPAN.from}\\.\\.${SPAN.to}: .*HTML.*\\(nothing of this run was stored\\)`));
-  expect(bad.code).not.toBe(0);
-  expect(bad.code).not.toBeNull();
+  expect(bad.stderr).toMatch(
+    new RegExp(`^exit 1: bccr-site ${SPAN.from}\\.\\.${SPAN.to} could not be fetched or parsed \\(.*HTML.*\\); nothing of that run was stored$`, 'm'),
+  );
+  expect(bad.code).toBe(1);
 
   const { stored, runs } = await withStoredData(async (db) => ({
     stored: await createRatesStore(db).range('1983-01-01', '2100-01-01'),

@@ -62,7 +62,7 @@ it('lets exactly one instance sync at a time; the other returns ran:false at onc
   const [[winner, won], [loser, lost]] = [winners[0]!, losers[0]!];
   // The loser did not wait for the winner's hung request: it was back first, having done nothing.
   expect(settled).toEqual([loser, winner]);
-  expect(lost).toEqual({ ran: false, ok: true, runs: [] });
+  expect(lost).toEqual({ ran: false, ok: true, runs: [], unfilled: [] });
   expect(won).toMatchObject({ ran: true, ok: true });
   expect(won.runs).toEqual([expect.objectContaining({ status: 'succeeded', inserted: 90, updated: 0 })]);
   expect(await createSyncRunsStore(database.db).recent()).toHaveLength(1);

@@ -1,14 +1,19 @@
 /**
  * The scheduler: a catch-up in the background right after start, a failed run tried again with
- * backoff until it succeeds, and `stop()` ending everything (no retry, no schedule left behind).
+ * backoff until it succeeds, and `stop()` ending everything (no retry, no schedule left behind,
+ * a running job aborted and settled before it resolves).
  */
+import pino from 'pino';
 import { addDays } from '../../../shared/dates';
+import { createLocalChangeFeed } from '../../../server/changes';
 import { startScheduler, type Scheduler } from '../../../server/jobs/scheduler';
+import { syncBanking } from '../../../server/jobs/sync-banking';
 import { createRatesStore } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { realSleep, type RequestPolicy } from '../../../server/sources/http';
+import { startFakeUpstream, type Fault, type FakeRoute, type FakeUpstream } from '../../fakes/bccr-upstream';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { clearTables, daysOf, fakeSources, fakeValues, noonInCostaRica, syncDeps, waitFor } from '../../helpers/sync';
+import { clearTables, daysOf, fakeSources, fakeValues, fakeVentanilla, noonInCostaRica, syncDeps, waitFor } from '../../helpers/sync';
 
 const TODAY = '2026-11-20';
 const clock = () => noonInCostaRica(TODAY);
@@ -99,4 +104,67 @@ it('stop() ends it: the pending retry and the schedule are dropped', async () =>
   expect(s.current).toBeNull();
   expect(fake.requests).toHaveLength(requests);
   expect(await runs()).toHaveLength(recorded);
+});
+
+describe('stop() during a running job', () => {
+  // Far longer than the test may take: only an abort ends these requests, or this wait, in time.
+  const patient: RequestPolicy = { timeoutMs: 60_000, retries: 0 };
+  const backingOff: RequestPolicy = { retries: 1, maxDelayMs: 60_000, sleep: realSleep };
+  // A database and an upstream of each test's own, closed as the server closes its own.
+  let own: TestDatabase | null = null;
+  let upstream: FakeUpstream | null = null;
+  afterEach(async () => {
+    await own?.drop();
+    await upstream?.close();
+    own = null;
+    upstream = null;
+  });
+
+  it.each<[string, FakeRoute, Fault, RequestPolicy]>([
+    ['the official sync', 'sdde', 'hang', patient],
+    ['the official sync waiting out a Retry-After', 'sdde', { kind: '429', retryAfter: '60' }, backingOff],
+    ['the window-quote job', 'ventanillaSdde', 'hang', patient],
+  ])('aborts %s, resolves once it settled, and nothing is logged after the database closes', async (_name, route, fault, policy) => {
+    own = await createTestDatabase();
+    upstream = await startFakeUpstream({ today: TODAY });
+    const { db } = own;
+    const fake = upstream;
+    const r = fake.rateFor(SEEDED)!;
+    await createRatesStore(db).upsert([{ date: SEEDED, buy: r.buy!, sell: r.sell!, source: 'BCCR', fetchedAt: clock() }]);
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const d = { db, logger, changes: createLocalChangeFeed(), clock };
+    fake.setFault(route, fault);
+    const { sources } = fakeSources(fake, 'sdde', policy);
+    const { source: ventanilla } = fakeVentanilla(fake, 'sdde', policy);
+
+    const s = startScheduler(d, sources, { cron: null, extraJobs: [(signal) => syncBanking({ ...d, signal }, ventanilla)] });
+    await waitFor(async () => (fake.requests.some((q) => q.route === route) ? true : undefined), `a request on ${route}`);
+    const running = s.current;
+    let settled = false;
+    void running?.then(() => {
+      settled = true;
+    });
+
+    await s.stop();
+    expect(running).not.toBeNull();
+    expect(settled).toBe(true);
+    expect(s.current).toBeNull();
+    const runs = (await createSyncRunsStore(db).recent(10)).reverse();
+    expect(runs.at(-1)).toMatchObject({ status: 'failed', error: expect.stringMatching(/aborted/) });
+    // The abort ended the job: nothing ran after it (no Hacienda fallback, no window quotes).
+    expect(fake.requests.at(-1)?.route).toBe(route);
+    expect(fake.requests.map((q) => q.route)).not.toContain('hacienda');
+    // A shutdown is no error to alert on.
+    expect(lines.map((line) => (JSON.parse(line) as { level: number }).level)).not.toContain(pino.levels.values.error);
+
+    // As the server goes on: it closes the database, says "stopped", and the upstream goes away.
+    const logged = lines.length;
+    await own.drop();
+    own = null;
+    await fake.close();
+    upstream = null;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(lines.slice(logged)).toEqual([]);
+  });
 });

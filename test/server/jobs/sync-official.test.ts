@@ -349,7 +349,7 @@ describe('two syncs started together in one process, on one database', () => {
 
     const winner = both.find((b) => b.result.ran);
     const loser = both.find((b) => !b.result.ran);
-    expect(loser?.result).toEqual({ ran: false, ok: true, runs: [] });
+    expect(loser?.result).toEqual({ ran: false, ok: true, runs: [], unfilled: [] });
     expect(winner?.result).toMatchObject({ ran: true, ok: true });
     expect(settled).toEqual([loser!.name, winner!.name]);
     expect(await createSyncRunsStore(database.db).recent()).toHaveLength(1);
