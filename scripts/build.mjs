@@ -6,7 +6,7 @@
  * checked by `npm run typecheck`, not here, so a build takes well under a second.
  *
  *   node scripts/build.mjs            every entry
- *   import { build } from './build.mjs'; await build(['main'])
+ *   import { build } from './build.mjs'; await build(['main'])   (into another folder: build(['main'], dir))
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,11 +18,11 @@ export const DIST = path.join(root, 'dist');
 
 export const ENTRIES = { main: 'server/main.ts', sync: 'server/cli/sync.ts', keys: 'server/cli/keys.ts' };
 
-export async function build(names = Object.keys(ENTRIES)) {
+export async function build(names = Object.keys(ENTRIES), outdir = DIST) {
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(names.map((name) => [name, ENTRIES[name]])),
-    outdir: DIST,
+    outdir,
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -32,7 +32,7 @@ export async function build(names = Object.keys(ENTRIES)) {
     logLevel: 'warning',
   });
   // The site reads its scripts and styles from beside its code: in the bundle, that is dist/assets.
-  if (names.includes('main')) fs.cpSync(path.join(root, 'server/site/assets'), path.join(DIST, 'assets'), { recursive: true });
+  if (names.includes('main')) fs.cpSync(path.join(root, 'server/site/assets'), path.join(outdir, 'assets'), { recursive: true });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await build();

@@ -4,8 +4,14 @@
  * fresh clone and an edited tree alike run what the sources say) and runs it in this same
  * process, so signals such as SIGTERM reach the server itself and its graceful stop.
  *
+ * Each run compiles into a folder of its own (dist/.run-PID-…, removed when it exits): commands
+ * run at the same time (a cron sync, an operator's keys, the server) would otherwise rewrite the
+ * one dist/keys.js while another loads it, and a process that loads a file being rewritten runs
+ * an empty one and exits 0 having done nothing.
+ *
  *   node scripts/run.mjs main|sync|keys [arguments…]
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build, DIST, ENTRIES } from './build.mjs';
@@ -15,8 +21,32 @@ if (!(name in ENTRIES)) {
   process.stderr.write(`usage: node scripts/run.mjs ${Object.keys(ENTRIES).join('|')} [arguments…]\n`);
   process.exit(2);
 }
-await build([name]);
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** The folders of runs that ended without cleaning up (killed): their pid is gone. */
+function removeLeftovers() {
+  for (const entry of fs.readdirSync(DIST, { withFileTypes: true })) {
+    const pid = /^\.run-(\d+)-/.exec(entry.name)?.[1];
+    if (entry.isDirectory() && pid && !isAlive(Number(pid))) fs.rmSync(path.join(DIST, entry.name), { recursive: true, force: true });
+  }
+}
+
+fs.mkdirSync(DIST, { recursive: true });
+removeLeftovers();
+// Inside dist/, so that the packages (left out of the bundle) are found in node_modules as usual.
+const outdir = fs.mkdtempSync(path.join(DIST, `.run-${process.pid}-`));
+process.once('exit', () => fs.rmSync(outdir, { recursive: true, force: true }));
+await build([name], outdir);
 // The entry reads its arguments from process.argv, as if it had been started itself.
-process.argv = [process.argv[0], path.join(DIST, `${name}.js`), ...args];
+const entry = path.join(outdir, `${name}.js`);
+process.argv = [process.argv[0], entry, ...args];
 process.setSourceMapsEnabled(true);
-createRequire(import.meta.url)(path.join(DIST, `${name}.js`));
+createRequire(import.meta.url)(entry);

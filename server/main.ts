@@ -15,11 +15,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, undefined, { serve: true });
   const { logger, db, changes } = runtime;
 
   const app = createApp({
-    db,
+    // Requests get the short database deadlines; the scheduled syncs below the long ones.
+    db: runtime.requestDb,
     logger,
     changes,
     redis: runtime.redis,

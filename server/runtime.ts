@@ -5,19 +5,28 @@
 import Redis from 'ioredis';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
+import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } from './changes-embedded';
 import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
 import type { Config } from './config';
+import type { OfficialSources } from './jobs/catch-up';
 import { createLogger, type Logger } from './logger';
 import { createOfficialSources } from './sources';
 import { createVentanillaSource, type VentanillaSource } from './sources/ventanilla';
-import { createDatabase, type Database } from './store/database';
+import { createDatabase, type Database, DEADLINES } from './store/database';
+import { type EmbeddedDatabase, openEmbedded, shareEmbedded } from './store/embedded/open';
+import { type EmbeddedShare, SocketPathTooLongError } from './store/embedded/share-server';
 import { migrate } from './store/migrations';
-import type { OfficialSources } from './jobs/catch-up';
 
 export interface Runtime {
   config: Config;
   logger: Logger;
+  /** Migrations, syncs and the commands: the long per-statement deadlines (DEADLINES.work). */
   db: Database;
+  /**
+   * The HTTP request path: the short deadlines (DEADLINES.request), so a database that is down or
+   * hung is answered 503 in about a second. On the embedded database, the same instance as `db`.
+   */
+  requestDb: Database;
   changes: ChangeFeed;
   sources: OfficialSources;
   ventanilla: VentanillaSource;
@@ -26,14 +35,39 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
-  const db = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? null : config.dataDir, logger });
-  await migrate(db);
-  const changes = config.redisUrl
-    ? await createRedisChangeFeed(config.redisUrl, logger)
-    : config.databaseUrl
-      ? await createPostgresChangeFeed(config.databaseUrl, logger)
-      : createLocalChangeFeed();
+export interface RuntimeOptions {
+  /**
+   * The server: it gets a request pool, and on the embedded database shares it on a socket in the
+   * data folder, so that the commands run meanwhile connect to it instead of opening the files.
+   */
+  serve?: boolean;
+}
+
+export async function openRuntime(config: Config, logger: Logger = createLogger(config.logLevel), options: RuntimeOptions = {}): Promise<Runtime> {
+  const serve = options.serve === true;
+  const embedded: EmbeddedDatabase | null = config.databaseUrl ? null : await openEmbedded(config.dataDir, { serves: serve, logger });
+  const db = embedded?.db ?? createDatabase({ databaseUrl: config.databaseUrl, dataDir: null, deadlines: DEADLINES.work, logger });
+  const requestDb = serve && config.databaseUrl ? createDatabase({ databaseUrl: config.databaseUrl, dataDir: null, deadlines: DEADLINES.request, logger }) : db;
+  let share: EmbeddedShare | null = null;
+  let changes: ChangeFeed | null = null;
+  try {
+    await migrate(db);
+    if (config.redisUrl) changes = await createRedisChangeFeed(config.redisUrl, logger);
+    else if (config.databaseUrl) changes = await createPostgresChangeFeed(config.databaseUrl, logger);
+    else if (embedded?.role === 'client') changes = createEmbeddedClientFeed(db, logger);
+    else if (serve) {
+      const server = createEmbeddedServerFeed();
+      // The shared session listens, so a client's NOTIFY shows up in what PGlite answers it.
+      await db.raw(`LISTEN ${EMBEDDED_CHANNEL}`);
+      share = await startSharing(db, logger, server.receive);
+      changes = server.feed;
+    } else changes = createLocalChangeFeed();
+  } catch (error) {
+    await share?.close();
+    if (requestDb !== db) await requestDb.destroy();
+    await db.destroy();
+    throw error;
+  }
   const sources = createOfficialSources({
     bccrToken: config.bccrToken ?? undefined,
     bccrApiUrl: config.bccrApiUrl,
@@ -46,18 +80,36 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     : null;
   redis?.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
+  const feed = changes;
   return {
     config,
     redis,
     ventanilla,
     logger,
     db,
-    changes,
+    requestDb,
+    changes: feed,
     sources,
     async close() {
-      await changes.close();
+      await feed.close();
       redis?.disconnect();
+      // The socket first: its clients are rolled back and let go before the database closes.
+      await share?.close();
+      if (requestDb !== db) await requestDb.destroy();
       await db.destroy();
     },
   };
+}
+
+/** A data folder too deep for a Unix socket path still serves; only the commands cannot share it. */
+async function startSharing(db: Database, logger: Logger, receive: (channel: string, payload: string) => void): Promise<EmbeddedShare | null> {
+  try {
+    const share = await shareEmbedded(db, logger, receive);
+    logger.debug({ socket: share.socketPath }, 'embedded database shared on a socket');
+    return share;
+  } catch (error) {
+    if (!(error instanceof SocketPathTooLongError)) throw error;
+    logger.warn({ err: error.message }, 'embedded database not shared: `npm run keys` and `npm run sync` cannot run while the server does');
+    return null;
+  }
 }

@@ -10,12 +10,13 @@ export function runCli(main: () => Promise<number>): void {
       process.exitCode = code;
     })
     .catch((error: unknown) => {
-      const known =
+      const usage =
         error instanceof UsageError ||
         error instanceof ConfigError ||
-        error instanceof DataDirInUseError ||
         (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
-      process.stderr.write(`${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = known ? 2 : 1;
+      // Not a mistake in the command line: the database is busy with another command; try again later.
+      const busy = error instanceof DataDirInUseError;
+      process.stderr.write(`${usage || busy ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = usage ? 2 : 1;
     });
 }

@@ -47,15 +47,32 @@ export function isWellFormedKey(key: string): boolean {
 /**
  * A failed query must not carry a key's hash into a log or onto a terminal: PGlite attaches the
  * query's parameters to its errors (`params`), which the logger writes out with the error, and
- * knex may write bindings into the message. Thrown again with the hash masked in the message and
- * nothing else of the original attached but its SQLSTATE code.
+ * knex may write bindings into the message. So the error is thrown again as a copy of itself down
+ * its whole `cause` chain, each link keeping only its name, its code and its message with the hash
+ * masked: whatever else a driver attached is left behind, while isDatabaseUnreachable() still reads
+ * the same names, codes and messages (a database that is down is answered 503, not 500).
  */
 function withoutHash(error: unknown, hash: string): Error {
-  const message = error instanceof Error ? error.message : String(error);
-  const masked = new Error(message.split(hash).join('[key hash]'));
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') Object.assign(masked, { code });
-  return masked;
+  const mask = (text: string) => text.split(hash).join('[key hash]');
+  const copy = (e: unknown, depth: number): Error => {
+    // Read by shape, not `instanceof Error`: Node's socket errors come from another realm under jest.
+    if (typeof e !== 'object' || e === null || !('message' in e)) return new Error(mask(String(e)));
+    const { name, message, code, cause, errors } = e as { name?: unknown; message: unknown; code?: unknown; cause?: unknown; errors?: unknown };
+    // A chain is a few links long; the bound only guards against a cycle.
+    const options = cause !== undefined && depth < 8 ? { cause: copy(cause, depth + 1) } : undefined;
+    const text = mask(String(message));
+    const masked = Array.isArray(errors)
+      ? new AggregateError(
+          errors.map((inner: unknown) => copy(inner, depth + 1)),
+          text,
+          options,
+        )
+      : new Error(text, options);
+    if (typeof name === 'string') masked.name = name;
+    if (typeof code === 'string') Object.assign(masked, { code });
+    return masked;
+  };
+  return copy(error, 0);
 }
 
 const toKey = (r: ApiKeyRow): ApiKey => ({

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import knex from 'knex';
-import { createDatabase, type Database } from '../../server/store/database';
-import { migrate } from '../../server/store/migrations';
+import { createDatabase, type Database, DEADLINES } from '../../server/store/database';
+import { migrate, migrationSource } from '../../server/store/migrations';
 
 export interface TestDatabase {
   db: Database;
@@ -26,7 +26,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.raw(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = createDatabase({ databaseUrl: url.toString(), dataDir: null });
+  // The long deadlines: one database serves each file's requests and whole syncs alike, on a busy
+  // CI machine. The request deadlines are tested where they are the point (store/deadlines.test.ts).
+  const db = createDatabase({ databaseUrl: url.toString(), dataDir: null, deadlines: DEADLINES.work });
   await migrate(db);
   return {
     db,
@@ -37,4 +39,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.destroy();
     },
   };
+}
+
+/**
+ * Undoes migrations, newest first, until `name` is the last one applied: the schema as it was
+ * before the later ones, for tests of what a migration does to rows already stored.
+ */
+export async function migrateDownTo(db: Database, name: string): Promise<void> {
+  for (;;) {
+    const [done] = (await db.migrate.list({ migrationSource })) as [Array<{ name: string }>, unknown];
+    const last = done.at(-1)?.name;
+    if (last === undefined) throw new Error(`${name} is not among the applied migrations`);
+    if (last === name) return;
+    await db.migrate.down({ migrationSource });
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * `npm run keys` as an operator runs it: a child process on the service's database, a private
  * PostgreSQL database when DATABASE_URL is set, otherwise the embedded one under a temporary
- * DATA_DIR. The embedded database belongs to one process at a time, so the commands run while no
- * app has it open, and the app opens it in between.
+ * DATA_DIR. Here the app is opened in-process (it does not share its database on a socket, as the
+ * server does), so the commands run while no app has it open, and the app opens it in between.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -183,11 +183,8 @@ describe('one key after another', () => {
         ).toBe(201);
       } finally {
         await t.close();
-        if (embedded) {
-          await embedded.destroy();
-          // This process has let go of the embedded database; its claim would end only when it exits.
-          fs.rmSync(path.join(dataDir, 'crc-rates.pid'), { force: true });
-        }
+        // Closing the database gives the folder back to the commands that follow.
+        await embedded?.destroy();
       }
     },
     SLOW,

@@ -155,6 +155,12 @@ export class PrivateRedis {
     this.process.kill('SIGSTOP');
   }
 
+  /** SIGCONT: the frozen server answers again, with what was sent meanwhile. */
+  thaw(): void {
+    if (!this.process) throw new Error('not running');
+    this.process.kill('SIGCONT');
+  }
+
   /** SIGKILL, as a crash would: no goodbye to the clients. Resolves once the process is gone. */
   async kill(): Promise<void> {
     const child = this.process;
