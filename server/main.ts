@@ -28,7 +28,10 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
     llm: config.llm,
+    publicUrl: config.publicUrl,
   });
+  // The series first, so the first request after a restart does not wait for it.
+  await app.warmUp();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
   const scheduler = startScheduler(syncDeps, runtime.sources, {
     cron: config.syncCron,
     // The window quotes of the last week ride along on every scheduled run.
-    extraJobs: [() => syncBanking(syncDeps, runtime.ventanilla)],
+    extraJobs: [(signal) => syncBanking({ ...syncDeps, signal }, runtime.ventanilla)],
   });
 
   let stopping = false;
