@@ -118,7 +118,8 @@ describe('PostgreSQL gone for 40 s', () => {
     for (let round = 0; Date.now() < deadline; round++) {
       const instance = instances[round % 2] as Instance;
       known.push(...countServed([await get(instance, '/exchange-rate/latest', bigKey), await get(instance, '/exchange-rate?date=2025-01-14', bigKey)]));
-      if (round % 4 === 0) needDatabase.push(await get(instance, '/health'), await get(instance, '/exchange-rate/latest', unseen), await get(instance, '/usage', bigKey));
+      if (round % 4 === 0)
+        needDatabase.push(await get(instance, '/health'), await get(instance, '/exchange-rate/latest', unseen), await get(instance, '/usage', bigKey));
       await new Promise((resolve) => setTimeout(resolve, 400));
     }
     // The busy key's leases last far longer than this: every answer came from memory.
@@ -131,7 +132,11 @@ describe('PostgreSQL gone for 40 s', () => {
 
   it('recovers without a restart', async () => {
     await proxy.restore();
-    await until('health is back on both instances', async () => (await Promise.all(instances.map((i) => get(i, '/health')))).every((a) => a.status === 200), 10_000);
+    await until(
+      'health is back on both instances',
+      async () => (await Promise.all(instances.map((i) => get(i, '/health')))).every((a) => a.status === 200),
+      10_000,
+    );
     const { key } = await createApiKeysStore(database.db).create({ name: 'after the outage', plan: 'pro' });
     for (const instance of instances) expect((await get(instance, '/exchange-rate/latest', key)).status).toBe(200);
   }, 20_000);
@@ -175,11 +180,15 @@ describe('Redis frozen', () => {
     expect(percentile(times, 99)).toBeLessThan(50);
 
     // Shared again: a key of 4 a minute gets 4 answers in all, not 4 per instance.
-    await until('the limiters ask Redis again', async () => {
-      const { key } = await createApiKeysStore(database.db).create({ name: 'probe', plan: 'custom', ratePerMinute: 1 });
-      const answers = [await get(instances[0] as Instance, '/exchange-rate/latest', key), await get(instances[1] as Instance, '/exchange-rate/latest', key)];
-      return answers[1]?.status === 429;
-    }, 10_000);
+    await until(
+      'the limiters ask Redis again',
+      async () => {
+        const { key } = await createApiKeysStore(database.db).create({ name: 'probe', plan: 'custom', ratePerMinute: 1 });
+        const answers = [await get(instances[0] as Instance, '/exchange-rate/latest', key), await get(instances[1] as Instance, '/exchange-rate/latest', key)];
+        return answers[1]?.status === 429;
+      },
+      10_000,
+    );
     const { key } = await createApiKeysStore(database.db).create({ name: 'shared again', plan: 'custom', ratePerMinute: 4 });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await get(instances[i % 2] as Instance, '/exchange-rate/latest', key)).status);
