@@ -3,28 +3,14 @@
  * syncing from the (fake) central bank in the background, answering /api/v1/health, and stopping
  * cleanly on SIGTERM.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/bccr-upstream';
+import { waitForLine } from '../helpers/process';
 
 const ROOT = path.resolve(__dirname, '../..');
-
-function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${buffer}`)), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n').find((l) => pattern.test(l));
-      if (line) {
-        clearTimeout(timer);
-        resolve(line);
-      }
-    });
-  });
-}
 
 describe('npm start', () => {
   let fake: FakeUpstream;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { waitForLine } from '../../helpers/process';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -28,21 +29,6 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
-  });
-}
-
-function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${buffer}`)), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n').find((l) => pattern.test(l));
-      if (line) {
-        clearTimeout(timer);
-        resolve(line);
-      }
-    });
   });
 }
 
