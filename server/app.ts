@@ -28,8 +28,10 @@ import { securityHeaders } from './http/middleware/security-headers';
 import { ResponseCache } from './http/response-cache';
 import type { Route } from './http/route';
 import { convertRoutes } from './http/routes/convert';
+import { closeRoutes } from './http/routes/close';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
+import { provenanceRoutes } from './http/routes/provenance';
 import { usageRoutes } from './http/routes/usage';
 import { bankingRoutes } from './http/routes/banking';
 import { insightsRoutes } from './http/routes/insights';
@@ -112,6 +114,8 @@ export function createApp(deps: AppDeps): App {
   const routes = withDocuments(
     [
       ...exchangeRateRoutes({ rates: series }),
+      ...closeRoutes({ rates: series }),
+      ...provenanceRoutes({ db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener) }),
       ...convertRoutes({ rates: series }),
       ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
       ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }) }),

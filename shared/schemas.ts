@@ -26,6 +26,56 @@ export const ExchangeRateSchema = z
   })
   .meta({ id: 'ExchangeRate' });
 
+const rateSide = (side: 'buy' | 'sell') => z.number().meta({ description: `CRC per 1 USD, ${side} side.` });
+const rateSource = z.enum(RATE_SOURCES);
+
+export const UpstreamSchema = z
+  .object({
+    buy: z.string().meta({ example: 'BCCR SDDE indicator 317' }),
+    sell: z.string().meta({ example: 'BCCR SDDE indicator 318' }),
+  })
+  .meta({ id: 'Upstream', description: "Where each side of the record was read, in words, for the record's source." });
+
+export const ProvenanceRevisionSchema = z
+  .object({
+    buy: rateSide('buy'),
+    sell: rateSide('sell'),
+    source: rateSource,
+    observedAt: timestamp.meta({ description: 'When the replaced values were observed.' }),
+    replacedAt: timestamp.meta({ description: 'When later values replaced them.' }),
+  })
+  .meta({ id: 'ProvenanceRevision', description: 'Values the day had before, replaced by a later observation.' });
+
+export const ProvenanceSchema = z
+  .object({
+    record: ExchangeRateSchema,
+    upstream: UpstreamSchema,
+    firstSeenAt: timestamp.meta({ description: 'The first time the current values were observed from the record’s source.' }),
+    lastConfirmedAt: timestamp.meta({ description: 'The last time any source gave the same values again.' }),
+    observations: z.int().meta({ description: 'How many observations the day has in all (a reading of unchanged values counts again).' }),
+    revisions: z.array(ProvenanceRevisionSchema).meta({ description: 'The values this day had before, oldest first; [] when never revised.' }),
+    digest: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/)
+      .meta({
+        description:
+          '`sha256:` + the lowercase hex SHA-256 of the UTF-8 text `date|currencyFrom|currencyTo|buy|sell|source`, numbers in plain decimal notation with at least 2 decimals (e.g. `2026-03-24|USD|CRC|462.69|468.29|BCCR`).',
+        example: 'sha256:2e42939890286c0b83764265b5389ee7dd6c5248abef84d43174375ca6797d3d',
+      }),
+  })
+  .meta({ id: 'Provenance' });
+
+export const RateValuesSchema = z.object({ buy: rateSide('buy'), sell: rateSide('sell'), source: rateSource }).meta({ id: 'RateValues' });
+
+export const RevisionSchema = z
+  .object({
+    date: isoDate,
+    before: RateValuesSchema,
+    after: RateValuesSchema,
+    revisedAt: timestamp.meta({ description: 'When the values after replaced the values before.' }),
+  })
+  .meta({ id: 'Revision' });
+
 export const TREND_VALUES = ['up', 'down', 'stable'] as const;
 
 export const SideAnalyticsSchema = z
@@ -82,6 +132,26 @@ export const PeriodStatsSchema = z
     sell: PeriodSideSchema,
   })
   .meta({ id: 'PeriodStats' });
+
+export const MonthCloseSchema = z
+  .object({
+    month: z
+      .string()
+      .regex(/^\d{4}-\d{2}$/)
+      .meta({ example: '2025-01', description: 'The month, `YYYY-MM`.' }),
+    from: isoDate.meta({ description: 'The first date present in the month.' }),
+    to: isoDate.meta({ description: 'The last date present in the month.' }),
+    daysInMonth: z.int().meta({ description: 'Calendar days of the month (28 to 31).' }),
+    daysPresent: z.int().meta({ description: 'Records of the month.' }),
+    missing: z.array(isoDate).meta({ description: 'Calendar days of the month, up to the latest date, with no record; ascending.' }),
+    complete: z.boolean().meta({ description: 'Every calendar day of the month has a record (a month still running never is).' }),
+    closing: ExchangeRateSchema.nullable().meta({
+      description: "The record of the month's last calendar day; null when that day has no record (never another day).",
+    }),
+    buy: PeriodSideSchema,
+    sell: PeriodSideSchema,
+  })
+  .meta({ id: 'MonthClose' });
 
 export const ChartPointSchema = z.object({ date: isoDate, buy: z.number(), sell: z.number() }).meta({ id: 'ChartPoint' });
 

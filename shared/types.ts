@@ -9,6 +9,7 @@ import type {
   HealthSchema,
   PeriodSideSchema,
   PeriodStatsSchema,
+  MonthCloseSchema,
   SideAnalyticsSchema,
   TrendLineSchema,
   UsageSchema,
@@ -17,6 +18,11 @@ import type {
   RankedInstitutionSchema,
   BestRateSchema,
   InsightsSchema,
+  ProvenanceRevisionSchema,
+  ProvenanceSchema,
+  RateValuesSchema,
+  RevisionSchema,
+  UpstreamSchema,
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
@@ -24,6 +30,7 @@ export type SideAnalytics = z.infer<typeof SideAnalyticsSchema>;
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 export type PeriodSide = z.infer<typeof PeriodSideSchema>;
 export type PeriodStats = z.infer<typeof PeriodStatsSchema>;
+export type MonthClose = z.infer<typeof MonthCloseSchema>;
 export type ChartPoint = z.infer<typeof ChartPointSchema>;
 export type TrendLine = z.infer<typeof TrendLineSchema>;
 export type Chart = z.infer<typeof ChartSchema>;
@@ -38,3 +45,8 @@ export type BestRate = z.infer<typeof BestRateSchema>;
 export type Insights = z.infer<typeof InsightsSchema>;
 export type Verdict = Insights['verdict'];
 export type InsightLocale = Insights['locale'];
+export type Upstream = z.infer<typeof UpstreamSchema>;
+export type ProvenanceRevision = z.infer<typeof ProvenanceRevisionSchema>;
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+export type RateValues = z.infer<typeof RateValuesSchema>;
+export type Revision = z.infer<typeof RevisionSchema>;

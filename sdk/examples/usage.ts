@@ -16,8 +16,11 @@ import {
   type ExchangeRateErrorCode,
   type Health,
   type Insights,
+  type MonthClose,
   type PeriodStats,
+  type Provenance,
   type RateLimitInfo,
+  type Revision,
   type Usage,
 } from '@crc-rates/sdk';
 
@@ -58,6 +61,18 @@ export async function tour(apiKey: string): Promise<string[]> {
   const yearly: PeriodStats[] = await client.getStats({ period: 'yearly', from: '2020-01-01', to: '2024-12-31' });
   const average: number = first(stats, 'the monthly stats').sell.average;
   lines.push(`${yearly.map((p) => p.period).join(',')} ${average}`);
+
+  const close: MonthClose = await client.getClose('2024-12');
+  const closing: ExchangeRate | null = close.closing;
+  const missing: string[] = close.missing;
+  lines.push(`${close.month} ${close.complete} ${closing?.sell ?? 'no closing rate'} ${missing.length} ${close.sell.average}`);
+
+  const provenance: Provenance = await client.getProvenance('2025-01-15');
+  const readFrom: string = provenance.upstream.sell;
+  const replaced: string[] = provenance.revisions.map((r) => `${r.sell} (${r.source}) until ${r.replacedAt}`);
+  const revisions: Revision[] = await client.getRevisions('2025-01-01', '2025-01-31');
+  const revisedFrom: 'BCCR' | 'Hacienda' | undefined = revisions[0]?.before.source;
+  lines.push(`${provenance.record.date} ${readFrom} ${provenance.observations} ${replaced.join(';')} ${provenance.digest} ${revisedFrom ?? 'never revised'}`);
 
   const chart: Chart = await client.getChart({ days: 365, points: 90 });
   const slope: number = chart.trend.sell.slopePerDay;
@@ -136,6 +151,14 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   await client.getAnalytics({ days: 30, from: '2025-01-01', to: '2025-01-31' });
   // @ts-expect-error the period is monthly or yearly
   await client.getStats({ period: 'weekly', from: '2024-01-01', to: '2024-12-31' });
+  // @ts-expect-error the month is a YYYY-MM string
+  await client.getClose(202412);
+  // @ts-expect-error the month is required
+  await client.getClose();
+  // @ts-expect-error the day is required
+  await client.getProvenance();
+  // @ts-expect-error both ends of the span are required
+  await client.getRevisions('2025-01-01');
   // @ts-expect-error only USD and CRC
   await client.convert({ amount: 100, from: 'EUR' });
   // @ts-expect-error the amount is a number or a numeral string

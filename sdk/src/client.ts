@@ -1,4 +1,19 @@
-import type { Analytics, BankingRates, BestRate, Chart, Conversion, ErrorCode, ExchangeRate, Health, Insights, PeriodStats, Usage } from './types';
+import type {
+  Analytics,
+  BankingRates,
+  BestRate,
+  Chart,
+  Conversion,
+  ErrorCode,
+  ExchangeRate,
+  Health,
+  Insights,
+  MonthClose,
+  PeriodStats,
+  Provenance,
+  Revision,
+  Usage,
+} from './types';
 // Code from shared/ is inlined by the bundler (dependency-free, shared with the Sheets add-on).
 import { readEnvelope } from '../../shared/envelope';
 import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors';
@@ -170,6 +185,29 @@ export class ExchangeRateClient {
   /** `/exchange-rate/stats`: monthly or yearly statistics between two days, ascending. */
   async getStats(params: StatsParams): Promise<PeriodStats[]> {
     return this.request('/exchange-rate/stats', params);
+  }
+
+  /**
+   * `/exchange-rate/close?month=`: the figures to close a month (`YYYY-MM`, not after the current
+   * one) with: days present and missing, the closing record, per-side statistics (`NOT_FOUND` when
+   * the month has no record).
+   */
+  async getClose(month: string): Promise<MonthClose> {
+    return this.request('/exchange-rate/close', { month });
+  }
+
+  /**
+   * `/exchange-rate/provenance?date=`: where the day's record came from (the upstream of each side),
+   * when its values were first seen and last confirmed, how many observations the day has, the
+   * values it had before (oldest first) and its digest (`NOT_FOUND` when the day has no rate).
+   */
+  async getProvenance(date: DateInput): Promise<Provenance> {
+    return this.request('/exchange-rate/provenance', { date });
+  }
+
+  /** `/exchange-rate/revisions`: every revision of a day between `from` and `to` (at most 366 days apart), ascending; `[]` when none. */
+  async getRevisions(from: DateInput, to: DateInput): Promise<Revision[]> {
+    return this.request('/exchange-rate/revisions', { from, to });
   }
 
   /** `/exchange-rate/chart`: a downsampled series of the last `days` days with its trend line. */

@@ -115,6 +115,54 @@ export interface RouteParams {
     points?: number;
   };
   /**
+   * The figures to close a month with (`GET /exchange-rate/close`).
+   *
+   * The first and last dates present, the calendar days of the month and how many have a record, the days up to the latest date with none, whether every day has one (a month still running never is), the record of the last calendar day (null when that day has none, never another day) and, per side, average, min, max, first, last and change over the month’s records. The month may not be after the current one (Costa Rica time).
+   */
+  '/exchange-rate/close': {
+    /** The month, YYYY-MM; not after the current month. */
+    month: string;
+  };
+  /**
+   * Where a day's rate came from (`GET /exchange-rate/provenance`).
+   *
+   * The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. format=html gives the same facts as a printable page.
+   */
+  '/exchange-rate/provenance': {
+    /**
+     * The day, YYYY-MM-DD.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date: DateInput;
+    /**
+     * Language of the page with format=html.
+     * Default `es`.
+     */
+    locale?: 'es' | 'en';
+    /**
+     * How to write the answer. json: the envelope (default); html: the same facts as a printable page (in the language of `locale`), for an audit file.
+     * Default `json`.
+     */
+    format?: 'json' | 'html';
+  };
+  /**
+   * The revisions of the days of a span (`GET /exchange-rate/revisions`).
+   *
+   * Every revision of a day between from and to (at most 366 days apart), ascending by day, then by time: the values before, the values after and when; [] when none.
+   */
+  '/exchange-rate/revisions': {
+    /**
+     * First day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from: DateInput;
+    /**
+     * Last day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to: DateInput;
+  };
+  /**
    * Convert an amount between USD and CRC (`GET /convert`).
    *
    * USD→CRC multiplies by the rate, CRC→USD divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.
@@ -213,6 +261,9 @@ export const QUERY_NAMES = {
   '/exchange-rate/analytics': ['days', 'from', 'to'],
   '/exchange-rate/stats': ['period', 'from', 'to'],
   '/exchange-rate/chart': ['days', 'points'],
+  '/exchange-rate/close': ['month'],
+  '/exchange-rate/provenance': ['date', 'locale', 'format'],
+  '/exchange-rate/revisions': ['from', 'to'],
   '/convert': ['amount', 'from', 'to', 'rate', 'date'],
   '/banking/rates': ['date', 'type'],
   '/banking/best': ['operation', 'date', 'type'],

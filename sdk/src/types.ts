@@ -10,6 +10,7 @@ export type {
   Analytics,
   PeriodSide,
   PeriodStats,
+  MonthClose,
   ChartPoint,
   TrendLine,
   Chart,
@@ -24,6 +25,11 @@ export type {
   Insights,
   Verdict,
   InsightLocale,
+  Upstream,
+  ProvenanceRevision,
+  Provenance,
+  RateValues,
+  Revision,
 } from '../../shared/types';
 export type { ErrorCode } from '../../shared/errors';
 export type { Currency, RateSide, RateSource } from '../../shared/currencies';

@@ -1,7 +1,8 @@
 /**
  * Turns the route list into @koa/router routes. Each route runs its access rules (guard.ts), then
  * validates its parameters (400), and answers from the response cache (or computes and keeps the
- * answer) with a strong ETag; `If-None-Match` turns it into a 304.
+ * answer, written in the representation its `format` asks for) with a strong ETag;
+ * `If-None-Match` turns it into a 304.
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
@@ -9,7 +10,7 @@ import type { AccessControl, AccessState } from '../access/access';
 import { guard } from '../access/guard';
 import { matchesEtag } from './etag';
 import type { CachedResponse, ResponseCache } from './response-cache';
-import type { RequestScope, Route } from './route';
+import type { Representation, RequestScope, Route } from './route';
 
 export interface MountOptions {
   cache: ResponseCache;
@@ -24,15 +25,17 @@ const CACHE_CONTROL = {
   public: 'public, max-age=60',
 } as const;
 
-const serialise = (route: Route, data: unknown) => JSON.stringify(route.raw ? data : { success: true, data });
-
-/** Validates the query (400) and computes the answer. */
-async function compute(ctx: Context, route: Route, today: string): Promise<string> {
+/** Validates the query (400) and computes the answer, written as the query asks (`format`). */
+async function compute(ctx: Context, route: Route, today: string): Promise<Representation> {
   const query = route.parse(ctx.query);
   const { apiKey }: AccessState = ctx.state;
   const scope: RequestScope = { today, apiKey: apiKey ?? null };
-  return serialise(route, await route.handle(query, scope));
+  return route.represent(await route.handle(query, scope), query);
 }
+
+const cacheKey = (today: string, path: string, querystring: string) => `${today} ${path}?${querystring}`;
+/** Whether a cache key is one of `path`'s answers (of any day). */
+const isKeyOf = (key: string, path: string) => key.startsWith(`${path}?`, key.indexOf(' ') + 1);
 
 /**
  * The answer from the cache, or computed and kept. Kept under the query string as sent: only
@@ -41,13 +44,13 @@ async function compute(ctx: Context, route: Route, today: string): Promise<strin
  */
 async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today: string): Promise<CachedResponse> {
   if (!route.cache) return cache.wrap(await compute(ctx, route, today));
-  const key = `${today} ${route.path}?${ctx.querystring}`;
+  const key = cacheKey(today, route.path, ctx.querystring);
   const hit = cache.get(key);
   if (hit) return hit;
   const generation = cache.generation;
-  const text = await compute(ctx, route, today);
+  const answer = await compute(ctx, route, today);
   // An answer computed while the data changed is sent but not kept.
-  return generation === cache.generation ? cache.set(key, text) : cache.wrap(text);
+  return generation === cache.generation ? cache.set(key, answer) : cache.wrap(answer);
 }
 
 function serve(route: Route, { cache, today }: MountOptions): Middleware {
@@ -59,11 +62,15 @@ function serve(route: Route, { cache, today }: MountOptions): Middleware {
       ctx.status = 304;
       return;
     }
-    ctx.type = 'application/json; charset=utf-8';
+    ctx.set(entry.headers);
+    ctx.type = entry.type;
     ctx.body = entry.body;
   };
 }
 
 export function mountRoutes(router: Router, routes: readonly Route[], options: MountOptions): void {
-  for (const route of routes) router.get(route.path, guard(options.access, route), serve(route, options));
+  for (const route of routes) {
+    route.staleWhen?.(() => options.cache.drop((key) => isKeyOf(key, route.path)));
+    router.get(route.path, guard(options.access, route), serve(route, options));
+  }
 }

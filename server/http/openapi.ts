@@ -117,7 +117,16 @@ function responses(route: Route): Json {
     200: {
       description: route.raw ? 'The document itself (no envelope).' : 'Success.',
       headers: { ...headers, ETag: header('Strong validator of the body.', { type: 'string' }), 'Cache-Control': header('Caching rules.', { type: 'string' }) },
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${responseId(route)}` } } },
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${responseId(route)}` } },
+        // The other representations (`format`), by media type: the same facts, as text.
+        ...Object.fromEntries(
+          Object.entries(route.formats).map(([name, f]) => [
+            f.type.split(';')[0],
+            { schema: { type: 'string', description: `format=${name}: ${f.description}` } },
+          ]),
+        ),
+      },
     },
   };
   // Every 200 carries an ETag and every route honours If-None-Match (cached or not).

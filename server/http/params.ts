@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../../shared/dates';
 import { CURRENCIES } from '../../shared/currencies';
+import { isYearMonth, YEAR_MONTH_PATTERN } from '../domain/month-close';
 import { badRequest } from './errors';
 
 const expectations = new WeakMap<z.ZodType, string>();
@@ -36,6 +37,11 @@ export function integer(min: number, max: number, description: string, defaultVa
 
 export function date(description: string) {
   return expecting(z.string().refine(isIsoDate).meta({ description, format: 'date', example: '2025-01-15' }), 'a real calendar date as YYYY-MM-DD');
+}
+
+/** A calendar month, `YYYY-MM`: the pattern documents it, the refinement also refuses year 0000 (as dates do). */
+export function yearMonth(description: string, expectation = 'a calendar month as YYYY-MM') {
+  return expecting(z.string().regex(new RegExp(YEAR_MONTH_PATTERN)).refine(isYearMonth).meta({ description, example: '2025-01' }), expectation);
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description: string, defaultValue?: T[number]) {

@@ -1,9 +1,11 @@
 /**
  * Computed answers, already serialised with their ETag, keyed by route and normalised
- * parameters. Dropped whole whenever rates are written; the time limit only bounds how stale an
- * instance can be if it ever misses a change notice.
+ * parameters. Dropped whole whenever rates are written, and a route's own answers when something
+ * else it reads changes; the time limit only bounds how stale an instance can be if it ever
+ * misses a change notice.
  */
 import { strongEtag } from './etag';
+import type { Representation } from './route';
 
 /**
  * Answers longer than this are kept encoded: kept as text, a 150 KB answer would be encoded again
@@ -15,6 +17,9 @@ export interface CachedResponse {
   readonly body: string | Buffer;
   readonly etag: string;
   readonly expiresAt: number;
+  /** The content type, and the headers it needs (a page's own content policy). */
+  readonly type: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export class ResponseCache {
@@ -35,8 +40,8 @@ export class ResponseCache {
     return undefined;
   }
 
-  set(key: string, text: string): CachedResponse {
-    const entry = this.wrap(text);
+  set(key: string, answer: Representation): CachedResponse {
+    const entry = this.wrap(answer);
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: the first key is the oldest entry.
       const oldest = this.entries.keys().next().value;
@@ -47,14 +52,20 @@ export class ResponseCache {
   }
 
   /** An entry for a body that is not kept. */
-  wrap(text: string): CachedResponse {
+  wrap({ text, type, headers }: Representation): CachedResponse {
     const body = text.length > ENCODED_ABOVE_CHARS ? Buffer.from(text) : text;
-    return { body, etag: strongEtag(body), expiresAt: this.now() + this.ttlMs };
+    return { body, etag: strongEtag(body), expiresAt: this.now() + this.ttlMs, type, headers };
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
+  }
+
+  /** Drops the entries whose keys `matches` picks (one route's answers), as `clear` drops them all. */
+  drop(matches: (key: string) => boolean): void {
+    this.generation++;
+    for (const key of this.entries.keys()) if (matches(key)) this.entries.delete(key);
   }
 
   get size(): number {

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ApiKey } from '../store/api-keys';
-import { parseQuery, type ParsedQuery, type QueryShape } from './params';
+import { oneOf, parseQuery, type ParsedQuery, type QueryShape } from './params';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -15,6 +15,32 @@ export interface RequestScope {
   /** The caller's key on keyed routes. */
   apiKey: ApiKey | null;
 }
+
+/** An answer as it goes out: its text, its content type and the headers that type needs. */
+export interface Representation {
+  readonly text: string;
+  readonly type: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Another way to write a route's data than the JSON envelope, picked with `?format=` (an HTML
+ * page for an audit file; CSV next). Everything else stays the route's: parameters, access,
+ * quota, caching and ETag, the handler and its data.
+ */
+export interface Format<T, Q> {
+  /** The content type, e.g. `text/html; charset=utf-8`. */
+  type: string;
+  /** What the representation is, for the OpenAPI document. */
+  description: string;
+  /** Headers it needs beyond the API's own (a page's content security policy). */
+  headers?: Readonly<Record<string, string>>;
+  render(data: T, query: Q): string;
+}
+
+/** The representation every route has, and the one given when `format` is left out. */
+export const DEFAULT_FORMAT = 'json';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface RouteSpec<S extends QueryShape, T> {
   path: string;
@@ -39,6 +65,13 @@ export interface RouteSpec<S extends QueryShape, T> {
   rateLimit?: boolean;
   /** When the route answers 404 (documented), if it can. */
   notFound?: string;
+  /** Representations besides JSON, by `format` value: the route then takes a `format` parameter. */
+  formats?: Record<string, Format<T, ParsedQuery<S>>>;
+  /**
+   * For a cached route that reads more than the rates (a change of rates drops every kept
+   * answer): subscribes `drop` to the other changes that make this route's kept answers stale.
+   */
+  staleWhen?: (drop: () => void) => void;
   handle: (query: ParsedQuery<S>, scope: RequestScope) => Promise<T>;
 }
 
@@ -57,18 +90,34 @@ export interface Route {
   readonly rateLimit: boolean;
   /** The 404 this route can answer, in words, or null when it never does. */
   readonly notFound: string | null;
+  /** The representations besides JSON, by `format` value. */
+  readonly formats: Readonly<Record<string, { readonly type: string; readonly description: string }>>;
+  readonly staleWhen?: (drop: () => void) => void;
   parse(raw: RawQuery): Record<string, unknown>;
   handle(query: Record<string, unknown>, scope: RequestScope): Promise<unknown>;
+  /** Writes the handler's data as the parsed query asks: the JSON envelope (or raw document), or another format. */
+  represent(data: unknown, query: Record<string, unknown>): Representation;
+}
+
+/** The route's parameters, with `format` when it has representations besides JSON. */
+function queryWithFormat<S extends QueryShape>(query: S, formats: Record<string, { description: string }>): QueryShape {
+  const names = Object.keys(formats);
+  if (names.length === 0) return query;
+  if ('format' in query) throw new Error('A route with formats takes "format" itself: do not declare it');
+  const choices = names.map((name) => `${name}: ${formats[name]?.description}`).join('; ');
+  return { ...query, format: oneOf([DEFAULT_FORMAT, ...names], `How to write the answer. json: the envelope (default); ${choices}.`, DEFAULT_FORMAT) };
 }
 
 export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Route {
+  const formats = spec.formats ?? {};
+  const query = queryWithFormat(spec.query, formats);
   return {
     path: spec.path,
     tag: spec.tag,
     summary: spec.summary,
     description: spec.description,
     access: spec.access,
-    query: spec.query,
+    query,
     response: spec.response,
     example: spec.example,
     cache: spec.cache ?? true,
@@ -76,11 +125,18 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     quota: spec.access === 'key' && (spec.quota ?? true),
     rateLimit: spec.rateLimit ?? true,
     notFound: spec.notFound ?? null,
+    formats: Object.fromEntries(Object.entries(formats).map(([name, f]) => [name, { type: f.type, description: f.description }])),
+    staleWhen: spec.staleWhen,
     parse(raw) {
-      const query = parseQuery(spec.query, raw);
-      spec.check?.(query, raw);
-      return query;
+      const parsed = parseQuery(query, raw);
+      spec.check?.(parsed as ParsedQuery<S>, raw);
+      return parsed;
     },
-    handle: (query, scope) => spec.handle(query as ParsedQuery<S>, scope),
+    handle: (parsed, scope) => spec.handle(parsed as ParsedQuery<S>, scope),
+    represent(data, parsed) {
+      const format = typeof parsed.format === 'string' && parsed.format !== DEFAULT_FORMAT ? formats[parsed.format] : undefined;
+      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>), type: format.type, headers: format.headers ?? {} };
+      return { text: JSON.stringify(spec.raw ? data : { success: true, data }), type: JSON_TYPE, headers: {} };
+    },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * One sync run of the official series over a span: fetch every chunk, check every row, then
- * write them all in one transaction. Any upstream failure fails the run before anything is
- * written, so a bad answer never leaves the stored series half-changed.
+ * write them all, with the log of what was read (observations), in one transaction. Any upstream
+ * failure fails the run before anything is written, so a bad answer never leaves the stored
+ * series half-changed.
  */
 import { addDays, calendarDay } from '../../shared/dates';
 import type { ChangeFeed } from '../changes';
@@ -10,6 +11,7 @@ import type { OfficialSource, SourceRate } from '../sources/types';
 import { chunkRange } from '../sources/chunks';
 import { checkRate } from '../sources/sanity';
 import type { Database } from '../store/database';
+import { createProvenanceStore } from '../store/provenance';
 import { createRatesStore, type RateInput } from '../store/rates';
 import { createSyncRunsStore } from '../store/sync-runs';
 
@@ -88,6 +90,7 @@ export async function syncOfficialSpan(
   const { db, logger } = deps;
   const runs = createSyncRunsStore(db);
   const rates = createRatesStore(db);
+  const provenance = createProvenanceStore(db);
   const started = deps.clock();
   const today = calendarDay(started);
   const runId = await runs.start({ kind: 'official', source: source.name, spanFrom: span.from, spanTo: span.to, startedAt: started });
@@ -100,12 +103,15 @@ export async function syncOfficialSpan(
       answer.push(...(await source.fetchRange(chunk[0], chunk[1], deps.signal)));
       onProgress?.(i + 1, chunks.length, chunk);
     }
-    const checked = checkRows(answer, span, today, source.provider, deps.clock());
+    const fetchedAt = deps.clock();
+    const checked = checkRows(answer, span, today, source.provider, fetchedAt);
     for (const r of checked.rejected) logger.warn({ source: source.name, ...r }, 'rejected an upstream row');
 
     await db.transaction(async (trx) => {
       const before = new Map((await createRatesStore(trx).range(span.from, span.to)).map((r) => [r.date, r]));
       const counts = await rates.upsert(checked.rows, trx);
+      // In the same transaction: the log says what was read exactly when the rates say it.
+      await provenance.observe({ route: source.name, source: source.provider, upstream: source.upstream, observedAt: fetchedAt, rates: checked.rows }, trx);
       for (const row of checked.rows) {
         const old = before.get(row.date);
         if (old && old.source === row.source && (old.buy !== row.buy || old.sell !== row.sell)) {
@@ -120,6 +126,8 @@ export async function syncOfficialSpan(
       );
     });
     if (summary.inserted + summary.updated > 0) await deps.changes.ratesChanged();
+    // Values read again change no rate, but they move lastConfirmedAt and the observation count.
+    if (checked.rows.length > 0) await deps.changes.observationsChanged();
     logger.info(
       {
         source: source.name,

@@ -16,6 +16,7 @@ const FILES = {
   'widget.css': 'text/css; charset=utf-8',
   'site.js': 'application/javascript; charset=utf-8',
   'site.css': 'text/css; charset=utf-8',
+  'provenance.css': 'text/css; charset=utf-8',
 } as const;
 
 export type AssetName = keyof typeof FILES;

@@ -11,9 +11,14 @@ const POLICY = ["default-src 'self'", "base-uri 'none'", "object-src 'none'", "f
 /** Where a page may be shown: the widgets in any site's frame, the other pages only on their own. */
 export type Framing = 'anywhere' | 'nowhere';
 
+/** The content security policy of a page: this origin's files only, framed as `framing` says. */
+export function pagePolicy(framing: Framing): string {
+  return [...POLICY, framing === 'anywhere' ? 'frame-ancestors *' : "frame-ancestors 'none'"].join('; ');
+}
+
 export function siteHeaders(ctx: Context, framing: Framing): void {
   // A frame on any site must be allowed here and not refused by X-Frame-Options, which has no "any".
-  ctx.set('Content-Security-Policy', [...POLICY, framing === 'anywhere' ? 'frame-ancestors *' : "frame-ancestors 'none'"].join('; '));
+  ctx.set('Content-Security-Policy', pagePolicy(framing));
   // The default for every answer is DENY (http/middleware/security-headers.ts): a widget lifts it.
   if (framing === 'nowhere') ctx.set('X-Frame-Options', 'DENY');
   else ctx.remove('X-Frame-Options');

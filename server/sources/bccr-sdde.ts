@@ -80,6 +80,7 @@ export function createSddeSource(opts: SddeSourceOptions): OfficialSource {
   return {
     name: SOURCE,
     provider: 'BCCR',
+    upstream: { buy: `BCCR SDDE indicator ${SDDE_BUY}`, sell: `BCCR SDDE indicator ${SDDE_SELL}` },
     maxChunkDays,
     async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);

@@ -206,6 +206,8 @@ export function createSiteSource(opts: SiteSourceOptions): OfficialSource {
   return {
     name: SOURCE,
     provider: 'BCCR',
+    // The same two indicators as the token API, read from the table the public site shows.
+    upstream: { buy: `BCCR public site (SDDE group 1), indicator ${BUY_ID}`, sell: `BCCR public site (SDDE group 1), indicator ${SELL_ID}` },
     maxChunkDays,
     async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);

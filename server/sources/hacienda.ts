@@ -75,6 +75,7 @@ export function createHaciendaSource(opts: HaciendaSourceOptions): OfficialSourc
   return {
     name: SOURCE,
     provider: 'Hacienda',
+    upstream: { buy: `Hacienda ${HACIENDA_PATH} (compra)`, sell: `Hacienda ${HACIENDA_PATH} (venta)` },
     maxChunkDays,
     async fetchRange(from, to, signal) {
       assertRange(from, to, maxChunkDays);

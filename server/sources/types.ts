@@ -3,6 +3,7 @@
  * `fetchRange` with plain calendar-day rows, and every failure is an `UpstreamError` that says
  * whether trying again can help.
  */
+import type { UpstreamNames } from '../domain/provenance';
 
 /**
  * One calendar day of the official series as an upstream gave it. A side is null when the
@@ -20,6 +21,8 @@ export interface OfficialSource {
   readonly name: SourceName;
   /** The `source` stored with each row (docs/api.md: both routes of the central bank are `BCCR`). */
   readonly provider: 'BCCR' | 'Hacienda';
+  /** Where each side is read, in words, as the provenance log keeps it (`BCCR SDDE indicator 317`). */
+  readonly upstream: Readonly<UpstreamNames>;
   /** The longest span (in calendar days, inclusive) one `fetchRange` call accepts. */
   readonly maxChunkDays: number;
   /**

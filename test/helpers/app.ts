@@ -28,9 +28,10 @@ export interface TestApp {
   key: string;
   /**
    * GET under /api/v1 with `key` (pass `{ 'x-api-key': '' }` to send none, or another key);
-   * the body is parsed JSON (cast `data` to the shared types to read into it).
+   * the body is parsed JSON (cast `data` to the shared types to read into it), null for an answer
+   * that is not JSON (a page: read `text`).
    */
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: ApiBody }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: ApiBody; text: string }>;
   close(): Promise<void>;
 }
 
@@ -62,7 +63,8 @@ export async function startTestApp(options: Partial<AppDeps> & { database?: Test
       if (merged['x-api-key'] === '') delete merged['x-api-key'];
       const response = await fetch(`${url}/api/v1${path}`, { headers: merged });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+      const json = /json/.test(response.headers.get('content-type') ?? '');
+      return { status: response.status, headers: response.headers, body: text && json ? JSON.parse(text) : null, text };
     },
     async close() {
       await app.release();

@@ -84,6 +84,9 @@ export function fakeValues(fake: FakeUpstream, days: readonly string[]): Array<{
 export async function clearTables(db: Database): Promise<void> {
   await db('exchange_rates').delete();
   await db('sync_runs').delete();
+  // The provenance log outlives deleted rates on purpose; a test starting over clears it too.
+  await db('rate_observations').delete();
+  await db('rate_revisions').delete();
 }
 
 /** A key with limits high enough that polling loops never meet the rate limit or the quota. */

@@ -4,7 +4,21 @@
  * contract becomes the right ExchangeRateError; 429s are retried or not as they should be.
  */
 import { ExchangeRateClient, ExchangeRateError, type FetchLike } from '../../sdk/src';
-import type { Analytics, BankingRates, BestRate, Chart, Conversion, ExchangeRate, Health, Insights, PeriodStats, Usage } from '../../sdk/src';
+import type {
+  Analytics,
+  BankingRates,
+  BestRate,
+  Chart,
+  Conversion,
+  ExchangeRate,
+  Health,
+  Insights,
+  MonthClose,
+  PeriodStats,
+  Provenance,
+  Revision,
+  Usage,
+} from '../../sdk/src';
 import { routeList } from '../../sdk/scripts/params/route-list';
 import { createApiKeysStore } from '../../server/store/api-keys';
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../server/store/banking';
@@ -135,6 +149,58 @@ describe('every method returns the data of its endpoint', () => {
     expect(stats[0]).toMatchObject({ period: '2025-01', from: '2025-01-01', to: '2025-01-16', count: 16 });
     const yearly = await client.getStats({ period: 'yearly', from: new Date('2025-01-01T12:00:00Z'), to: '2025-12-31' });
     expect(yearly.map((p) => p.period)).toEqual(['2025']);
+  });
+
+  it('getClose, and its refusals as typed errors', async () => {
+    const running: MonthClose = await client.getClose('2025-01');
+    expect(running).toEqual(await raw('/exchange-rate/close?month=2025-01'));
+    // Today is 2025-01-16, the latest date: the month runs on, so it is not complete yet.
+    expect(running).toMatchObject({
+      month: '2025-01',
+      from: '2025-01-01',
+      to: '2025-01-16',
+      daysInMonth: 31,
+      daysPresent: 16,
+      missing: [],
+      complete: false,
+      closing: null,
+    });
+    expect(running.buy).toEqual({ average: 507.5, min: 500, max: 515, first: 500, last: 515, change: 15 });
+    const future = await rejection(client.getClose('2025-02'));
+    expect([future.code, future.status]).toEqual(['BAD_REQUEST', 400]);
+    expect(future.message).toContain('"month"');
+    const empty = await rejection(client.getClose('2024-12'));
+    expect([empty.code, empty.status]).toEqual(['NOT_FOUND', 404]);
+  });
+
+  it('getProvenance and getRevisions, with strings and Dates', async () => {
+    const provenance: Provenance = await client.getProvenance('2025-01-10');
+    expect(provenance).toEqual(await raw('/exchange-rate/provenance?date=2025-01-10'));
+    // Seeded, not synced: the row's own source and fetch time are all there is to say.
+    expect(provenance).toMatchObject({
+      record: { date: '2025-01-10', buy: 509, sell: 519, source: 'BCCR' },
+      upstream: { buy: 'BCCR indicator 317', sell: 'BCCR indicator 318' },
+      firstSeenAt: '2025-01-14T18:05:12.000Z',
+      revisions: [],
+    });
+    expect(provenance.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // A correction and its undoing: two revisions, and the day as it was for the other tests.
+    await t.seed([rate('2025-01-10', 509, 519.5)]);
+    await t.seed([rate('2025-01-10', 509, 519)]);
+    const revisions: Revision[] = await client.getRevisions('2025-01-01', new Date('2025-01-16T18:00:00Z'));
+    expect(revisions).toEqual(await raw('/exchange-rate/revisions?from=2025-01-01&to=2025-01-16'));
+    expect(revisions.map((r) => [r.date, r.before.sell, r.after.sell])).toEqual([
+      ['2025-01-10', 519, 519.5],
+      ['2025-01-10', 519.5, 519],
+    ]);
+    expect((await client.getProvenance(new Date('2025-01-10T12:00:00Z'))).revisions.map((r) => r.sell)).toEqual([519, 519.5]);
+
+    const order = await rejection(client.getRevisions('2025-01-16', '2025-01-01'));
+    expect([order.code, order.status]).toEqual(['BAD_REQUEST', 400]);
+    expect(order.message).toContain('"from"');
+    const none = await rejection(client.getProvenance('2024-12-31'));
+    expect([none.code, none.status]).toEqual(['NOT_FOUND', 404]);
   });
 
   it('getChart', async () => {

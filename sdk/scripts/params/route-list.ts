@@ -9,10 +9,12 @@
  */
 import type { Route } from '../../../server/http/route';
 import { bankingRoutes } from '../../../server/http/routes/banking';
+import { closeRoutes } from '../../../server/http/routes/close';
 import { convertRoutes } from '../../../server/http/routes/convert';
 import { exchangeRateRoutes } from '../../../server/http/routes/exchange-rate';
 import { type HealthDeps, healthRoutes } from '../../../server/http/routes/health';
 import { insightsRoutes } from '../../../server/http/routes/insights';
+import { provenanceRoutes } from '../../../server/http/routes/provenance';
 import { usageRoutes } from '../../../server/http/routes/usage';
 
 /** A dependency that may be destructured but never used: using it means a factory runs more than it should. */
@@ -39,6 +41,8 @@ export function standInDeps<T>(): T {
 export function routeList(): Route[] {
   return [
     ...exchangeRateRoutes(standInDeps()),
+    ...closeRoutes(standInDeps()),
+    ...provenanceRoutes(standInDeps()),
     ...convertRoutes(standInDeps()),
     ...bankingRoutes(standInDeps()),
     ...insightsRoutes(standInDeps()),

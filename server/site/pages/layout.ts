@@ -6,7 +6,8 @@ export interface LayoutView {
   lang: Lang;
   title: string;
   description?: string;
-  assets: { css: string; script?: string };
+  /** `pageCss`: a stylesheet of the page's own, after the site's (its print rules win). */
+  assets: { css: string; pageCss?: string; script?: string };
   /** The path of this page in the other language, when there is one. */
   otherLangPath?: string;
   /** Show the section links (the landing page only). */
@@ -27,6 +28,7 @@ export function layout(view: LayoutView): SafeHtml {
 ${view.description ? html`<meta name="description" content="${view.description}">` : ''}
 ${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
 <link rel="stylesheet" href="${view.assets.css}">
+${view.assets.pageCss ? html`<link rel="stylesheet" href="${view.assets.pageCss}">` : ''}
 ${view.assets.script ? html`<script defer src="${view.assets.script}"></script>` : ''}
 </head>
 <body>

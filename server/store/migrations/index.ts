@@ -10,6 +10,7 @@ import * as banking from './004_banking';
 import * as insights from './005_insights';
 import * as quotaLeases from './006_quota_leases';
 import * as rateMonths from './007_rate_months';
+import * as rateProvenance from './008_rate_provenance';
 
 interface Migration {
   name: string;
@@ -25,6 +26,7 @@ const migrations: Migration[] = [
   { name: '005_insights', ...insights },
   { name: '006_quota_leases', ...quotaLeases },
   { name: '007_rate_months', ...rateMonths },
+  { name: '008_rate_provenance', ...rateProvenance },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -7,8 +7,8 @@ import type { PeriodStats } from '../../../shared/types';
 import { addDays } from '../../../shared/dates';
 import { createRatesStore, type RatesStore } from '../../../server/store/rates';
 import { rate } from '../../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database';
-import { migrate, migrationSource } from '../../../server/store/migrations';
+import { createTestDatabase, migrateDownTo, type TestDatabase } from '../../helpers/database';
+import { migrate } from '../../../server/store/migrations';
 
 type Kind = 'monthly' | 'yearly';
 
@@ -122,7 +122,7 @@ describe('the monthly summaries migration', () => {
     try {
       const rates = createRatesStore(database.db);
       // Back to before the summaries, with a history written meanwhile (no trigger to see it).
-      await database.db.migrate.down({ migrationSource });
+      await migrateDownTo(database.db, '006_quota_leases');
       expect(await database.db.schema.hasTable('rate_months')).toBe(false);
       await rates.upsert(history());
       await migrate(database.db);

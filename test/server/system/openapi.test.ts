@@ -217,6 +217,7 @@ describe('OpenAPI document', () => {
         '/exchange-rate/history',
         '/exchange-rate/analytics',
         '/exchange-rate/chart',
+        '/exchange-rate/close',
         '/convert',
       ]) {
         expect([path, Object.keys(operation(path).responses)]).toEqual([path, expect.arrayContaining(['200', '401', '404', '405', '429', '500'])]);
@@ -267,6 +268,8 @@ describe('OpenAPI document', () => {
         ['/exchange-rate/analytics', '?days=30&from=2025-01-01&to=2025-01-31'],
         ['/exchange-rate/stats', '?period=weekly&from=2024-01-01&to=2024-12-31'],
         ['/exchange-rate/chart', '?points=1'],
+        ['/exchange-rate/close', '?month=2025-13'],
+        ['/exchange-rate/close', '?month=9999-12'],
         ['/convert', '?amount=0'],
         ['/convert', '?amount=100&rate=mid'],
       ];
@@ -292,6 +295,7 @@ describe('OpenAPI document', () => {
         ['/exchange-rate', '?date=1999-01-01'],
         ['/convert', '?amount=1&date=1999-01-01'],
         ['/exchange-rate/analytics', '?from=1999-01-01&to=1999-01-31'],
+        ['/exchange-rate/close', '?month=1999-01'],
       ] as const) {
         const { status, body } = await t.get(`${path}${query}`);
         expect([path, status, body.error]).toEqual([path, 404, 'NOT_FOUND']);

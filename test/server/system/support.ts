@@ -10,6 +10,7 @@ import type { ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { addDays, calendarDay } from '../../../shared/dates';
 import type { Route } from '../../../server/http/route';
+import { isYearMonth, monthBounds } from '../../../server/domain/month-close';
 import { INSTITUTION_TYPES } from '../../../shared/institutions';
 import { createBankingStore } from '../../../server/store/banking';
 import type { RateInput } from '../../../server/store/rates';
@@ -161,9 +162,19 @@ export function createResponseValidator(doc: OpenApiDocument): ResponseValidator
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Every date any route's example names (e.g. `/exchange-rate?date=2025-01-15`). */
+/** The days an example value names: a date itself, or every day of a `YYYY-MM` month (the close). */
+function daysNamed(value: string): string[] {
+  if (ISO_DATE.test(value)) return [value];
+  if (!isYearMonth(value)) return [];
+  const { first, last } = monthBounds(value);
+  const days: string[] = [];
+  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** Every date any route's example names (e.g. `/exchange-rate?date=2025-01-15`, each day of `month=2025-01`). */
 export function exampleDates(routes: readonly Route[]): string[] {
-  const dates = routes.flatMap((route) => Object.values(route.example ?? {}).filter((value) => ISO_DATE.test(value)));
+  const dates = routes.flatMap((route) => Object.values(route.example ?? {}).flatMap(daysNamed));
   return [...new Set(dates)].sort();
 }
 
