@@ -4,12 +4,19 @@ import { createLocalChangeFeed } from '../server/changes';
 import { syncOfficial } from '../server/jobs/catch-up';
 import { createOfficialSources } from '../server/sources';
 import { createRatesStore } from '../server/store/rates';
+import type { Database } from '../server/store/database';
 import { startFakeUpstream } from '../test/fakes/bccr-upstream';
-import { createTestDatabase } from '../test/helpers/database';
 
-export async function benchBackfill(): Promise<{ days: number; ms: number; runs: number }> {
+export interface Backfill {
+  days: number;
+  ms: number;
+  runs: number;
+}
+
+/** `open` gives a fresh, migrated database and a way to drop it. */
+export async function benchBackfill(open: () => Promise<{ db: Database; drop(): Promise<void> }>): Promise<Backfill> {
   const fake = await startFakeUpstream();
-  const database = await createTestDatabase();
+  const database = await open();
   try {
     // The token API answers a year per request, as the real one does.
     const sources = createOfficialSources({ bccrToken: fake.token, bccrApiUrl: fake.sddeUrl, bccrSiteApiUrl: fake.siteUrl, haciendaUrl: fake.haciendaUrl });

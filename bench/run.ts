@@ -1,188 +1,330 @@
 /**
- * `npm run bench`: the real server with a full history against a bare Koa baseline, in the same
- * run and on the same machine, so the numbers are ratios that mean something anywhere. Every
- * measurement is bounded in time; the whole run stops by itself.
+ * `npm run bench`: the real server as production runs it (logging on, keys rotating through the
+ * key, limit and quota path), on PostgreSQL + Redis and on the embedded database, against bare
+ * Koa and bare node:http answering a constant, all in the same run on the same machine, so the
+ * ratios mean something anywhere. Every measurement is bounded in time; see README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { benchBackfill } from './backfill';
-import type { RecordedAnswer } from './baseline';
+import { calendarDay } from '../shared/dates';
+import { type Backfill, benchBackfill } from './backfill';
+import { type LogSummary, summariseLog } from './logs';
+import { fakeKeys, KEY_BUDGET, KEY_QUOTA, KeyRing } from './keys';
+import { measure, type Sample, type Target } from './measure';
+import { bundle, type Child, memoryMb, startChild } from './processes';
+import { COLUMNS, type Column, extraColumn, markdownTable, type Summary, summarise, median } from './report';
+import { createPrivateDatabase, openEmbeddedDatabase, type Setup, type SetupId, startEmbedded, startPostgres, timedGet } from './setups';
+import { ACCEPT_ENCODING, API, createWorkloads, type Workload } from './workloads';
 
 const ROOT = path.resolve(__dirname, '..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
-const CONNECTIONS = [10, 50];
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const CONNECTIONS = [10, 50] as const;
 
-interface Target {
-  name: string;
-  path: string;
-  /** Heavy routes also get a cold (first, uncached) latency. */
-  heavy?: boolean;
-}
+/**
+ * The rows of each setup. The embedded table keeps the routes whose cost depends on the database:
+ * the others answer from memory on either, and differ only by the key and quota path, which
+ * /exchange-rate/latest shows (see README).
+ */
+const ROWS: Record<SetupId, string[]> = {
+  postgres: ['latest', 'date', 'convert', 'banking', 'range', 'stats', 'chart-uncached', 'range-uncached', 'stats-uncached', 'mixed', 'health', 'livez'],
+  embedded: ['latest', 'stats-uncached', 'mixed', 'health'],
+};
+/** BENCH_ROUTES=latest,mixed measures only those (while developing). */
+const ONLY = process.env.BENCH_ROUTES?.split(',');
+const rowsOf = (setup: SetupId) => ROWS[setup].filter((id) => !ONLY || ONLY.includes(id));
 
-const TARGETS: Target[] = [
-  { name: '/exchange-rate/latest', path: '/api/v1/exchange-rate/latest' },
-  { name: '/exchange-rate?date=', path: '/api/v1/exchange-rate?date=2025-01-15' },
-  { name: '/range (366 days)', path: '/api/v1/exchange-rate/range?from=2024-01-01&to=2025-01-01', heavy: true },
-  { name: '/analytics?days=365', path: '/api/v1/exchange-rate/analytics?days=365', heavy: true },
-  { name: '/stats monthly, whole history', path: '/api/v1/exchange-rate/stats?period=monthly&from=1983-01-01&to=2100-12-31', heavy: true },
-  { name: '/chart?days=20000&points=500', path: '/api/v1/exchange-rate/chart?days=20000&points=500', heavy: true },
-  { name: '/convert', path: '/api/v1/convert?amount=1234.56&from=USD&to=CRC&rate=sell' },
-  { name: '/banking/best', path: '/api/v1/banking/best?operation=sell' },
-];
+type TableId = 'baseline' | SetupId;
 
+/** One line of a table: what is asked, of which server, with which keys. */
 interface Row {
-  name: string;
-  server: string;
+  table: TableId;
+  workload: Workload;
+  target: Target;
+  keys: KeyRing;
+  setup: Setup | null;
+}
+
+const log = (line = '') => process.stdout.write(`${line}\n`);
+/** One line rewritten in place on a terminal; nothing in a log file. */
+const progress = (line: string) => {
+  if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(100)}`);
+};
+
+/** Things to undo however the run ends (Ctrl-C included): servers to stop, a database to drop. */
+const cleanups: Array<() => Promise<void>> = [];
+async function cleanUp(): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => console.error(error));
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+
+/** The baselines answer the same constant to everything; they get the same kind of request as `/exchange-rate/latest`. */
+function baselineRows(ready: { koa: number; node: number; pid: number }): Row[] {
+  const keys = new KeyRing();
+  keys.add(fakeKeys(500));
+  const constant = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
+  return [
+    {
+      table: 'baseline',
+      workload: constant('node', 'bare node:http, constant JSON (the limit)'),
+      target: { origin: `http://127.0.0.1:${ready.node}`, pid: ready.pid },
+      keys,
+      setup: null,
+    },
+    {
+      table: 'baseline',
+      workload: constant('koa', 'bare Koa, constant JSON (ratio 1)'),
+      target: { origin: `http://127.0.0.1:${ready.koa}`, pid: ready.pid },
+      keys,
+      setup: null,
+    },
+  ];
+}
+
+function setupRows(setup: Setup, today: string): Row[] {
+  const workloads = createWorkloads(today);
+  return rowsOf(setup.id).map((id) => ({
+    table: setup.id,
+    workload: workloads[id] as Workload,
+    target: { origin: setup.origin, pid: setup.pid, counters: setup.counters },
+    keys: setup.keys,
+    setup,
+  }));
+}
+
+/**
+ * Keys for a whole setup's run, from the fastest the machine answered (bare node:http): no keyed
+ * route is faster, so its keys will not run out. `ensureRoom` still tops up should it be wrong.
+ */
+function initialKeyCount(setup: SetupId, maxRps: number): number {
+  const keyedSeconds = rowsOf(setup).filter((id) => !['health', 'livez'].includes(id)).length * CONNECTIONS.length * REPEATS * DURATION_S + 2;
+  return Math.max(300, Math.ceil((maxRps * keyedSeconds) / KEY_BUDGET));
+}
+
+/** Before a measurement: keys enough for it at 1.5 times the fastest rate seen so far. */
+async function ensureRoom(row: Row, maxRps: number): Promise<void> {
+  if (!row.setup || !row.workload.keyed) return;
+  const needed = maxRps * 1.5 * (DURATION_S + 1);
+  const room = row.keys.room;
+  if (room < needed) await row.setup.addKeys(Math.max(100, Math.ceil((needed - room) / KEY_BUDGET)));
+}
+
+interface Measured {
+  row: Row;
   connections: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  /** Against the same answer replayed by the bare server: what our work costs. */
-  ratio?: number;
-  /** Against the constant JSON: what our work and the answer's size cost together. */
-  vsConstant?: number;
+  samples: Sample[];
 }
 
-/** Headers Node writes itself on every answer. */
-const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-
-/** The answer as sent, to be replayed byte for byte by the baseline. */
-async function record(url: string, headers: Record<string, string>): Promise<RecordedAnswer> {
-  const response = await fetch(url, { headers });
-  const body = await response.text();
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const flat: string[] = [];
-  response.headers.forEach((value, name) => {
-    if (!NODE_HEADERS.has(name)) flat.push(name, value);
-  });
-  return { status: response.status, headers: flat, body };
+async function measureAll(rows: readonly Row[], maxRpsAtStart: number): Promise<Measured[]> {
+  const results: Measured[] = rows.flatMap((row) => CONNECTIONS.map((connections) => ({ row, connections, samples: [] })));
+  let maxRps = maxRpsAtStart;
+  const total = results.length * REPEATS;
+  let done = 0;
+  // Repeats outermost: the three samples of a row are minutes apart, so a passing disturbance of
+  // the shared machine hits one of them, not all three.
+  for (let repeat = 1; repeat <= REPEATS; repeat++) {
+    for (const result of results) {
+      await ensureRoom(result.row, maxRps);
+      const sample = await measure(result.row.target, result.row.workload, result.row.keys, result.connections, DURATION_S);
+      result.samples.push(sample);
+      maxRps = Math.max(maxRps, sample.rps);
+      done++;
+      progress(`[${done}/${total}] ${result.row.table} ${result.row.workload.id} @${result.connections}: ${Math.round(sample.rps)} req/s`);
+    }
+  }
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  return results;
 }
 
-function start(script: string, input = ''): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin?.end(input);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, info: JSON.parse(line) as Record<string, unknown> });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
+/** A short unmeasured load, so the first measurement does not pay for code still being compiled. */
+async function warmUp(rows: readonly Row[]): Promise<number> {
+  let maxRps = 0;
+  for (const row of rows) maxRps = Math.max(maxRps, (await measure(row.target, row.workload, row.keys, CONNECTIONS[1], 1)).rps);
+  return maxRps;
 }
 
-async function measure(url: string, connections: number, headers: Record<string, string>, duration = DURATION_S): Promise<Omit<Row, 'name' | 'server'>> {
-  const result = await autocannon({ url, connections, duration, headers, pipelining: 1 });
-  return {
-    connections,
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
-  };
+/** One after the other, so that each first request is timed while nothing else of ours runs. */
+async function startSetups(bundleDir: string, fastest: number, today: string): Promise<Setup[]> {
+  const setups: Setup[] = [];
+  if (rowsOf('postgres').length > 0) {
+    const postgres = await startPostgres(bundleDir, initialKeyCount('postgres', fastest), today);
+    cleanups.push(() => postgres.close());
+    setups.push(postgres);
+  }
+  if (rowsOf('embedded').length > 0) {
+    const embedded = await startEmbedded(bundleDir, initialKeyCount('embedded', fastest));
+    cleanups.push(() => embedded.close());
+    setups.push(embedded);
+  }
+  return setups;
 }
 
-async function latencyMs(url: string, headers: Record<string, string>): Promise<number> {
-  const started = process.hrtime.bigint();
-  const response = await fetch(url, { headers });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
+async function backfills(): Promise<Record<SetupId, Backfill>> {
+  return { postgres: await benchBackfill(() => createPrivateDatabase()), embedded: await benchBackfill(openEmbeddedDatabase) };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+type Summaries = Record<TableId, Record<string, Record<number, Summary>>>;
+
+const TITLES: Record<TableId, string> = {
+  baseline: 'Baselines (no work: a constant JSON answer)',
+  postgres: 'PostgreSQL + Redis (the headline: a private database, the shared Redis)',
+  embedded: 'Embedded database (PGlite in the server process), no Redis',
+};
+
+const TABLE_COLUMNS: Record<TableId, Column[]> = {
+  baseline: COLUMNS,
+  postgres: [...COLUMNS, extraColumn('PostgreSQL µs/req', 'postgresCpuUsPerRequest', 0), extraColumn('Redis cmds/req', 'redisCommandsPerRequest', 2)],
+  embedded: COLUMNS,
+};
+
+/** Prints a table per setup (10 connections first, then 50) and returns the same figures by setup, route and connections. */
+function printTables(measured: readonly Measured[], constantRps: Map<number, number>): Summaries {
+  const summaries: Summaries = { baseline: {}, postgres: {}, embedded: {} };
+  for (const table of ['baseline', 'postgres', 'embedded'] as const) {
+    const rows = measured
+      .filter((m) => m.row.table === table)
+      .sort((a, b) => a.connections - b.connections)
+      .map((m) => {
+        const summary = summarise(m.samples, constantRps.get(m.connections) ?? 0);
+        const byConnections = summaries[table][m.row.workload.id] ?? {};
+        byConnections[m.connections] = summary;
+        summaries[table][m.row.workload.id] = byConnections;
+        return { name: m.row.workload.name, connections: m.connections, summary };
+      });
+    if (rows.length === 0) continue;
+    log(`\n### ${TITLES[table]}\n`);
+    log(markdownTable(rows, TABLE_COLUMNS[table]));
+  }
+  return summaries;
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const database = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
-  console.log(`crc-rates bench · ${database} database · ${DURATION_S} s per measurement · ${new Date().toISOString()}`);
+  const today = calendarDay(new Date());
+  const loadAtStart = os.loadavg();
+  log(`# crc-rates bench · ${new Date().toISOString()}`);
+  log(
+    `${os.cpus().length} CPUs · Node ${process.version} · ${DURATION_S} s × ${REPEATS} repeats per measurement · Accept-Encoding: ${ACCEPT_ENCODING} · load average ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}`,
+  );
 
-  const backfill = await benchBackfill();
-  console.log(`backfill of the full history from a local fake upstream: ${backfill.days} days in ${(backfill.ms / 1000).toFixed(2)} s`);
+  if (process.env.BENCH_PROFILE) fs.mkdirSync(process.env.BENCH_PROFILE, { recursive: true });
+  const bundleDir = await bundle({ server: 'bench/server.ts', baseline: 'bench/baseline.ts' });
+  cleanups.push(async () => fs.rmSync(bundleDir, { recursive: true, force: true }));
 
-  const servers = await start('bench/server.ts');
-  const { full, open, key, pid } = servers.info as { full: number; open: number; key: string; pid: number };
-  const auth = { 'x-api-key': key };
-  const base = (port: number) => `http://127.0.0.1:${port}`;
-  let baseline: Awaited<ReturnType<typeof start>> | null = null;
+  const baseline: Child = startChild(path.join(bundleDir, 'baseline.js'), process.env);
+  cleanups.push(() => baseline.stop());
+  const baselines = baselineRows(await baseline.next<{ koa: number; node: number; pid: number }>('ready'));
+  // Warms this process's load generator too, and says how fast the machine answers at all.
+  const fastest = await warmUp(baselines);
+  // And its HTTP client, which times each server's first request.
+  await timedGet(`${baselines[0]?.target.origin}/`, {});
 
-  try {
-    // One request first, so "cold" below measures each route's own work, not the server's
-    // first request ever (key lookup, quota lease, code paths compiled on first use).
-    await latencyMs(`${base(full)}/api/v1/exchange-rate/latest`, auth);
-    // Cold: the first answer of each heavy route, before its answer is cached.
-    const cold: Array<{ name: string; coldMs: number; warmMs: number }> = [];
-    for (const target of TARGETS.filter((t) => t.heavy)) {
-      const coldMs = await latencyMs(base(full) + target.path, auth);
-      const warm: number[] = [];
-      for (let i = 0; i < 20; i++) warm.push(await latencyMs(base(full) + target.path, auth));
-      cold.push({ name: target.name, coldMs: Math.round(coldMs * 100) / 100, warmMs: Math.round(median(warm) * 100) / 100 });
-    }
+  const backfill = await backfills();
+  log(
+    `backfill of the full history from a local fake upstream: PostgreSQL ${backfill.postgres.days} days in ${(backfill.postgres.ms / 1000).toFixed(2)} s, embedded ${(backfill.embedded.ms / 1000).toFixed(2)} s`,
+  );
 
-    // Each route's answer as sent, for the baseline to replay; the last one is the open server's.
-    const recorded = await Promise.all([
-      ...TARGETS.map((target) => record(base(full) + target.path, auth)),
-      record(`${base(open)}/api/v1/exchange-rate/latest`, {}),
-    ]);
-    baseline = await start('bench/baseline.ts', JSON.stringify(recorded));
-    const bare = `${base(baseline.info.port as number)}`;
+  const setups = await startSetups(bundleDir, fastest, today);
+  const rows = [...baselines, ...setups.flatMap((setup) => setupRows(setup, today))];
+  await warmUp(setups.flatMap((setup) => rows.filter((r) => r.setup === setup && r.workload.id === 'mixed')));
+  // Both servers now hold the same data and have served the same second of load (the embedded one
+  // collected its seeding's garbage): the difference of their memory is the embedded database's.
+  const memoryAfterWarmUp = Object.fromEntries(setups.map((setup) => [setup.id, memoryMb(setup.pid)]));
 
-    const rows: Row[] = [];
-    const ratio = (rps: number, of: number) => Math.round((rps / of) * 100) / 100;
-    const compare = async (name: string, server: string, url: string, headers: Record<string, string>, replay: number, constant: Row) => {
-      const same = await measure(`${bare}/replay/${replay}`, constant.connections, {});
-      const row = { name, server, ...(await measure(url, constant.connections, headers)) };
-      rows.push({ ...row, ratio: ratio(row.rps, same.rps), vsConstant: ratio(row.rps, constant.rps) });
-    };
-    // Unmeasured load first, so the first route measured is not also paying for the code paths
-    // compiling (cold latency is measured above, on its own).
-    await measure(`${base(full)}${TARGETS[0]?.path}`, CONNECTIONS[0] ?? 10, auth, 1);
-    await measure(`${bare}/replay/0`, CONNECTIONS[0] ?? 10, {}, 1);
-    for (const connections of CONNECTIONS) {
-      const constant: Row = { name: 'baseline (bare Koa, constant JSON)', server: 'baseline', ...(await measure(`${bare}/`, connections, {})) };
-      rows.push({ ...constant, ratio: 1, vsConstant: 1 });
-      for (const [i, target] of TARGETS.entries()) await compare(target.name, 'full', base(full) + target.path, auth, i, constant);
-      await compare('/exchange-rate/latest, access control off', 'open', `${base(open)}/api/v1/exchange-rate/latest`, {}, TARGETS.length, constant);
-    }
+  const measured = await measureAll(rows, fastest);
+  const memoryAtEnd = Object.fromEntries(setups.map((setup) => [setup.id, memoryMb(setup.pid)]));
+  const loadAtEnd = os.loadavg();
+  // Stopped now, so that their logs are whole when read.
+  for (const setup of setups) await setup.close();
+  const logs = Object.fromEntries(await Promise.all(setups.map(async (setup) => [setup.id, await summariseLog(setup.logFile, setup.stderrFile)] as const)));
 
-    // The pid the server printed itself: its memory, whatever process launched it.
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  const tables = printTables(measured, constantRpsOf(measured));
+  log('\n### Startup, memory, keys\n');
+  const details = Object.fromEntries(
+    setups.map((setup) => [
+      setup.id,
+      describeSetup(setup, backfill[setup.id], { afterWarmUp: memoryAfterWarmUp[setup.id], atEnd: memoryAtEnd[setup.id] }, logs[setup.id]),
+    ]),
+  );
+  const embeddedDatabase = embeddedDatabaseMemory(
+    memoryAfterWarmUp,
+    setups.find((setup) => setup.id === 'embedded'),
+  );
+  const seconds = Math.round((Date.now() - started) / 1000);
+  log(`\nbench took ${seconds} s · load average at the end ${loadAtEnd.map((l) => l.toFixed(1)).join(' ')}`);
 
-    console.log(
-      '\nthroughput and latency at the same connections; ratio = requests/s against the bare server replaying the same answer, vs constant = against its constant JSON',
-    );
-    console.table(
-      rows.map((r) => ({
-        route: r.name,
-        conns: r.connections,
-        'req/s': r.rps,
-        ratio: r.ratio,
-        'vs constant': r.vsConstant,
-        'p50 ms': r.p50,
-        'p99 ms': r.p99,
-        errors: r.errors,
-      })),
-    );
-    console.log('cold (first, uncached) vs warm (median of 20, cached) latency of the heavy routes, ms');
-    console.table(cold);
-    console.log(`server memory (RSS) at the end: ${rssMb} MB · bench took ${Math.round((Date.now() - started) / 1000)} s`);
-
-    const results = { at: new Date().toISOString(), database, durationSeconds: DURATION_S, backfill, rows, cold, rssMb };
-    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-    console.log('written to bench/results/latest.json');
-  } finally {
-    baseline?.child.kill('SIGTERM');
-    servers.child.kill('SIGTERM');
-  }
+  const results = {
+    at: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, node: process.version, loadAverage: { start: loadAtStart, end: loadAtEnd } },
+    durationSeconds: DURATION_S,
+    acceptEncoding: ACCEPT_ENCODING,
+    repeats: REPEATS,
+    connections: CONNECTIONS,
+    seconds,
+    embeddedDatabase,
+    setups: Object.fromEntries(Object.entries(tables).map(([id, routes]) => [id, { routes, ...(details[id] ?? {}) }])),
+  };
+  fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  log('written to bench/results/latest.json');
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** The ratios' denominator: bare Koa's median req/s at each connection count. */
+function constantRpsOf(measured: readonly Measured[]): Map<number, number> {
+  const koa = (connections: number) => measured.find((m) => m.row.workload.id === 'koa' && m.connections === connections)?.samples.map((s) => s.rps) ?? [];
+  return new Map(CONNECTIONS.map((connections) => [connections, median(koa(connections))]));
+}
+
+type Memory = ReturnType<typeof memoryMb>;
+
+/** Prints a setup's startup, memory and keys, and returns them for the JSON. */
+function describeSetup(setup: Setup, backfill: Backfill, memory: { afterWarmUp?: Memory; atEnd?: Memory }, logSummary: LogSummary | undefined) {
+  const { firstMs, secondMs } = setup.firstRequest;
+  const { keys } = setup;
+  log(
+    `${setup.id}: first /exchange-rate/latest after a start ${firstMs.toFixed(1)} ms, the next ${secondMs.toFixed(1)} ms (warm-up before listening ${setup.ready.warmUpMs.toFixed(0)} ms; listening ${setup.ready.startupMs} ms after the process started)`,
+  );
+  log(`${setup.id}: server RSS ${memory.afterWarmUp?.rssMb} MB after the warm-up, ${memory.atEnd?.rssMb} MB at the end (peak ${memory.atEnd?.peakRssMb} MB)`);
+  log(
+    `${setup.id}: ${keys.size} keys, ${keys.sent.toLocaleString('en-US')} keyed requests, at most ${keys.mostSent.toLocaleString('en-US')} on one key (quota ${KEY_QUOTA.toLocaleString('en-US')})${keys.overBudget ? ` · ${keys.overBudget} sent over budget!` : ''}`,
+  );
+  if (logSummary) {
+    const others = Object.entries(logSummary.others).map(([level, count]) => `${count} ${level}`);
+    log(`${setup.id}: ${logSummary.requests.toLocaleString('en-US')} access lines logged; other lines: ${others.join(', ') || 'none'}`);
+    for (const line of logSummary.quoted) log(`    ${line}`);
+    const stderr = Object.entries(logSummary.stderr).map(([message, count]) => `${count} × ${message}`);
+    if (stderr.length > 0) log(`${setup.id}: printed on stderr, outside the log: ${stderr.join('; ')}`);
+  }
+  return {
+    log: logSummary,
+    firstRequest: setup.firstRequest,
+    startup: { startupMs: setup.ready.startupMs, warmUpMs: setup.ready.warmUpMs },
+    memory,
+    keys: { count: keys.size, requests: keys.sent, mostOnOneKey: keys.mostSent, overBudget: keys.overBudget },
+    backfill,
+  };
+}
+
+/**
+ * The embedded database's memory, two ways: the embedded server's RSS less the PostgreSQL one's,
+ * both after the same start and warm-up (later their response caches hold different answers); and
+ * what opening it, then filling it, added to the embedded server's own RSS.
+ */
+function embeddedDatabaseMemory(memory: Record<string, Memory>, embedded: Setup | undefined) {
+  const opened = embedded?.ready.memory;
+  if (!memory.embedded || !memory.postgres || !opened) return null;
+  const againstPostgresMb = memory.embedded.rssMb - memory.postgres.rssMb;
+  const emptyMb = opened.emptyMb - opened.beforeMb;
+  const dataMb = opened.seededMb - opened.emptyMb;
+  log(
+    `embedded database: ${againstPostgresMb} MB (the embedded server's RSS less the PostgreSQL one's, after the same start and warm-up); in the server, opening it took ${emptyMb} MB and the full history ${dataMb} MB more`,
+  );
+  return { againstPostgresMb, emptyMb, dataMb };
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());

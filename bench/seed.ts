@@ -1,10 +1,13 @@
-/** A full synthetic history (1983 → today, every day) and one window snapshot, written through the store. */
+/** What the servers under test serve: a full history, a window snapshot and the keys that ask for them. */
 import { addDays, calendarDay } from '../shared/dates';
 import type { Database } from '../server/store/database';
+import { PLANS } from '../shared/plans';
+import { createApiKeysStore } from '../server/store/api-keys';
 import { createBankingStore } from '../server/store/banking';
 import { createRatesStore, type RateInput } from '../server/store/rates';
 import { SYNTHETIC_FIRST_DATE, syntheticRate } from '../test/fakes/synthetic-history';
 
+/** A full synthetic history (1983 → today, every day) and one window snapshot, written through the stores. */
 export async function seedFullHistory(db: Database, today = calendarDay(new Date())): Promise<number> {
   const rows: RateInput[] = [];
   const fetchedAt = new Date();
@@ -30,4 +33,32 @@ export async function seedFullHistory(db: Database, today = calendarDay(new Date
     quotes: names.map((_, i) => ({ institutionId: `inst-${i}`, buy: buy - 2 + (i % 4), sell: sell + 1 + (i % 3), updatedAt: fetchedAt })),
   });
   return rows.length;
+}
+
+/**
+ * Keys with the Pro plan's monthly quota, made as 'custom' so their per-minute rate can be the
+ * whole month's quota: a key can then never be refused by the per-minute limit (it cannot make
+ * more requests in a minute than in its month), while the quota, and the leases sized from it, are
+ * exactly a Pro key's (see README, "Keys").
+ */
+export async function createBenchKeys(db: Database, count: number): Promise<string[]> {
+  const store = createApiKeysStore(db);
+  const make = (i: number) => store.create({ name: `bench ${i}`, plan: 'custom', monthlyQuota: PLANS.pro.monthlyQuota, ratePerMinute: PLANS.pro.monthlyQuota });
+  const keys: string[] = [];
+  // Ten at a time: a PostgreSQL pool's worth (the embedded database takes them one by one anyway).
+  for (let i = 0; i < count; i += 10) {
+    const made = await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => make(i + j)));
+    keys.push(...made.map((m) => m.key));
+  }
+  return keys;
+}
+
+/**
+ * Key ids start at 1 in every database, and the rate limiter names a key by its id (`key:<id>`) in
+ * the Redis shared with the test suites: start ours where nobody else is (as the tests'
+ * `uniqueKeyIds` does), so nothing shared has to be flushed.
+ */
+export async function uniqueKeyIds(db: Database): Promise<void> {
+  const start = 2_000_000_000 + Math.floor(Math.random() * 100_000_000);
+  await db.raw(`ALTER SEQUENCE api_keys_id_seq RESTART WITH ${start}`);
 }

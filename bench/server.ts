@@ -1,89 +1,139 @@
 /**
- * The servers under test, in their own process so the load generator does not share their event
- * loop: the real app (auth, rate limit and quota on) and the same routes with access control off.
- * Prints one JSON line with the ports, a key and its own pid once both listen.
+ * The server under test, in its own process and built like production's (see processes.ts): the
+ * real app from createApp, with what server/main.ts and server/runtime.ts give it.
+ *
+ *   BENCH_DATABASE_URL  a private PostgreSQL database, already migrated, seeded and keyed by the
+ *                       runner; absent: the embedded database in memory (createTestDatabase), which
+ *                       this process seeds itself and keys with BENCH_KEYS keys
+ *   BENCH_REDIS_URL     the Redis the rate limiter shares; absent: limits counted in memory
+ *   LOG_LEVEL           the access log's level (the runner sets info, as production)
+ *   BENCH_LOG_FILE      where the log goes (the runner reads its warnings and errors afterwards);
+ *                       absent: /dev/null
+ *   BENCH_PROFILE       a file: a CPU profile of the serving (from listening to SIGTERM) is written
+ *                       there, to open in Chrome DevTools
+ *
+ * Says `{"event":"ready",…}` on stdout once it listens; `keys <n>` on stdin makes n more keys and
+ * answers `{"event":"keys","keys":[…]}`. Stops on SIGTERM, or when stdin closes (the runner died).
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
-import Router from '@koa/router';
+import Redis from 'ioredis';
 import pino from 'pino';
-import { calendarDay } from '../shared/dates';
-import { perSecond } from '../server/domain/per-second';
-import { API_PREFIX, createApp } from '../server/app';
-import type { AccessControl } from '../server/access/access';
-import { createMetrics } from '../server/http/metrics';
-import { errorEnvelope } from '../server/http/middleware/error-envelope';
-import { recordRequest } from '../server/http/middleware/record-request';
-import { requestId } from '../server/http/middleware/request-id';
-import { securityHeaders } from '../server/http/middleware/security-headers';
-import { mountRoutes } from '../server/http/mount';
-import { ResponseCache } from '../server/http/response-cache';
-import { createApiKeysStore, type ApiKey } from '../server/store/api-keys';
+import readline from 'node:readline';
+import { createApp } from '../server/app';
+import { createLocalChangeFeed } from '../server/changes';
+import type { LogLevel } from '../server/config';
+import { createLogger } from '../server/logger';
+import { createDatabase, type Database, DEADLINES } from '../server/store/database';
 import { createTestDatabase } from '../test/helpers/database';
-import { seedFullHistory } from './seed';
+import { createBenchKeys, seedFullHistory } from './seed';
 
-const listen = (handler: http.RequestListener) =>
-  new Promise<number>((resolve) => {
+const say = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+interface Opened {
+  db: Database;
+  close(): Promise<void>;
+  /** Keys made by this process before it listens (the embedded database only). */
+  keys: string[];
+  /** RSS before opening the embedded database, with it open and empty, and with the data in it. */
+  memory?: { beforeMb: number; emptyMb: number; seededMb: number };
+}
+
+/** PostgreSQL as the server opens it for requests: runtime.ts's request pool, short deadlines. */
+function openPostgres(url: string, logger: pino.Logger): Opened {
+  const db = createDatabase({ databaseUrl: url, dataDir: null, deadlines: DEADLINES.request, logger });
+  return { db, keys: [], close: () => db.destroy() };
+}
+
+/** PGlite in this process's memory, seeded here: nothing else can reach an in-memory database. */
+async function openEmbedded(keyCount: number): Promise<Opened> {
+  const beforeMb = collectedRssMb();
+  const database = await createTestDatabase();
+  const emptyMb = collectedRssMb();
+  await seedFullHistory(database.db);
+  const keys = await createBenchKeys(database.db, keyCount);
+  // Also drops seeding's garbage before the runner compares this server's memory with the
+  // PostgreSQL one's, which seeds nothing itself (a server restarted on its data would not have it).
+  const seededMb = collectedRssMb();
+  return { db: database.db, keys, memory: { beforeMb, emptyMb, seededMb }, close: () => database.drop() };
+}
+
+/** RSS once garbage is collected (the runner starts this process with --expose-gc), MB. */
+function collectedRssMb(): number {
+  globalThis.gc?.();
+  return Math.round(process.memoryUsage().rss / 2 ** 20);
+}
+
+/** The client runtime.ts makes: fails fast while Redis is away instead of queueing. */
+function redisClient(url: string, logger: pino.Logger): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 });
+  redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
+  return redis;
+}
+
+function listen(handler: http.RequestListener): Promise<number> {
+  return new Promise((resolve) => {
     const server = http.createServer(handler);
     server.keepAliveTimeout = 65_000;
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
-
-/** Lets every request through without a key, a limit or a count: the "off" side of the comparison. */
-const openAccess = {
-  identify: async () => undefined,
-  check: async () => undefined,
-  requireKey: (): ApiKey => ({ id: 0, name: 'bench', plan: 'custom', keyPrefix: '', monthlyQuota: 0, ratePerMinute: 0, createdAt: '', revokedAt: null }),
-  consume: async () => undefined,
-  describe: async () => undefined,
-} as unknown as AccessControl;
-
-async function main(): Promise<void> {
-  // A private database: in memory, or a fresh one beside DATABASE_URL's, dropped on exit.
-  const database = await createTestDatabase();
-  const db = database.db;
-  process.once('SIGTERM', () => {
-    database.drop().finally(() => process.exit(0));
-  });
-  const days = await seedFullHistory(db);
-  const { key } = await createApiKeysStore(db).create({ name: 'bench', plan: 'custom', monthlyQuota: 2_000_000_000, ratePerMinute: 100_000_000 });
-  const logger = pino({ level: 'silent' });
-
-  const app = createApp({ db, logger });
-  const full = await listen(app.callback());
-
-  // The same middlewares and routes, with access control off.
-  const bare = new Koa();
-  const router = new Router({ prefix: API_PREFIX });
-  mountRoutes(router, app.routes, { cache: new ResponseCache(), access: openAccess, today: perSecond(() => new Date(), calendarDay) });
-  bare.use(requestId());
-  bare.use(recordRequest({ logger, metrics: createMetrics(db).requests }));
-  bare.use(errorEnvelope(logger));
-  bare.use(securityHeaders());
-  bare.use(router.routes());
-  const open = await listen(bare.callback());
-
-  if (process.env.BENCH_PROFILE) await profileUntilExit(process.env.BENCH_PROFILE);
-  // Its own pid, so its memory is read and not a launcher's.
-  process.stdout.write(`${JSON.stringify({ full, open, key, days, pid: process.pid })}\n`);
 }
 
-/** CPU profile of the serving only (seeding excluded), written on SIGTERM: open it in Chrome DevTools. */
-async function profileUntilExit(file: string): Promise<void> {
+/** Starts the V8 profiler; the function returned stops it and gives the profile. */
+async function startProfile(): Promise<() => Promise<unknown>> {
   const session = new inspector.Session();
   session.connect();
   const post = (method: string) =>
     new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
   await post('Profiler.enable');
   await post('Profiler.start');
-  process.prependOnceListener('SIGTERM', () => {
-    session.post('Profiler.stop', (error, result) => {
-      if (!error) fs.writeFileSync(file, JSON.stringify(result.profile));
-    });
-  });
+  return async () => ((await post('Profiler.stop')) as { profile: unknown }).profile;
+}
+
+async function main(): Promise<void> {
+  // Logging on, as in production: createLogger's asynchronous writer, one line per request, into
+  // a file rather than stdout (the runner's pipe, which it reads for this process's messages).
+  const destination = pino.destination({ dest: process.env.BENCH_LOG_FILE ?? '/dev/null', sync: false });
+  const logger = createLogger((process.env.LOG_LEVEL ?? 'info') as LogLevel, destination);
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const opened = databaseUrl ? openPostgres(databaseUrl, logger) : await openEmbedded(Number(process.env.BENCH_KEYS ?? 0));
+  const redis = process.env.BENCH_REDIS_URL ? redisClient(process.env.BENCH_REDIS_URL, logger) : null;
+
+  // The in-process change feed: the Redis one's channel is fixed and shared with the test suites,
+  // whose rate changes would empty our response cache in the middle of a measurement.
+  const app = createApp({ db: opened.db, logger, redis, changes: createLocalChangeFeed() });
+  const warmUpStarted = performance.now();
+  await app.warmUp();
+  const warmUpMs = Math.round(performance.now() - warmUpStarted);
+  const port = await listen(app.callback());
+  const profile = process.env.BENCH_PROFILE ? await startProfile() : null;
+  say({ event: 'ready', port, pid: process.pid, startupMs: Math.round(process.uptime() * 1000), warmUpMs, keys: opened.keys, memory: opened.memory });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    if (profile && process.env.BENCH_PROFILE) fs.writeFileSync(process.env.BENCH_PROFILE, JSON.stringify(await profile()));
+    await app.release().catch(() => undefined);
+    redis?.disconnect();
+    await opened.close().catch(() => undefined);
+    try {
+      destination.flushSync();
+    } catch {
+      // Nothing written yet: nothing to flush.
+    }
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  readline
+    .createInterface({ input: process.stdin })
+    .on('line', (line) => {
+      const [command, count] = line.trim().split(/\s+/);
+      if (command === 'keys') void createBenchKeys(opened.db, Number(count)).then((keys) => say({ event: 'keys', keys }));
+    })
+    .on('close', () => void stop());
 }
 
 main().catch((error: unknown) => {

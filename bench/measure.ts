@@ -1,0 +1,106 @@
+/**
+ * One measurement: autocannon for a fixed time against one server, every request built afresh
+ * (its path from the workload, its key from the ring), and the CPU time the server process spent
+ * meanwhile, read from /proc.
+ */
+import autocannon from 'autocannon';
+import type { KeyRing } from './keys';
+import { cpuMicros } from './processes';
+import { ACCEPT_ENCODING, type Workload } from './workloads';
+
+export interface Sample {
+  rps: number;
+  requests: number;
+  /** Milliseconds. */
+  p50: number;
+  p99: number;
+  /** The server process's user + system CPU time over the measurement, per answered request. */
+  cpuUsPerRequest: number;
+  /** Connection errors (timeouts included). */
+  errors: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  /** What the `extras` counted over the measurement, per answered request. */
+  extras: Record<string, number>;
+}
+
+/** Something else to count over a measurement (CPU of other processes, Redis commands). */
+export interface Counter {
+  name: string;
+  /** A snapshot; `delta(before, after)` makes a count of two of them. */
+  read(): Promise<Map<string, number>>;
+}
+
+/**
+ * Counts present in both snapshots count by their difference, new ones whole; one that is gone by
+ * the end (a process that exited) is lost rather than subtracted.
+ */
+function delta(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [id, value] of after) total += value - (before.get(id) ?? 0);
+  return total;
+}
+
+/** The value below which `fraction` of them fall, to a hundredth of a millisecond. */
+function percentile(values: number[], fraction: number): number {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0) * 100) / 100;
+}
+
+export interface Target {
+  /** http://host:port */
+  origin: string;
+  pid: number;
+  counters?: readonly Counter[];
+}
+
+export async function measure(target: Target, workload: Workload, keys: KeyRing | null, connections: number, durationS: number): Promise<Sample> {
+  const counters = target.counters ?? [];
+  const before = await Promise.all(counters.map((c) => c.read()));
+  const cpuBefore = cpuMicros(target.pid);
+  const options: autocannon.Options = {
+    url: target.origin,
+    connections,
+    duration: durationS,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'GET',
+        // Called for every request: a new path (uncached windows) and the next key in rotation.
+        setupRequest: (request) => ({
+          ...request,
+          path: workload.path(),
+          headers: keys ? { 'accept-encoding': ACCEPT_ENCODING, 'x-api-key': keys.next() } : { 'accept-encoding': ACCEPT_ENCODING },
+        }),
+      },
+    ],
+  };
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error: unknown, done: autocannon.Result) => (error ? reject(error) : resolve(done)));
+    // autocannon's own percentiles are whole milliseconds; each response's time comes with
+    // decimals as the 4th argument (after the client, which @types/autocannon leaves out).
+    instance.on('response', (...args: unknown[]) => {
+      if (typeof args[3] === 'number') latencies.push(args[3]);
+    });
+  });
+  const cpu = cpuMicros(target.pid) - cpuBefore;
+  const after = await Promise.all(counters.map((c) => c.read()));
+
+  const requests = result.requests.total;
+  const perRequest = (value: number) => (requests > 0 ? value / requests : 0);
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
+  return {
+    rps: requests / result.duration,
+    requests,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    cpuUsPerRequest: perRequest(cpu),
+    errors: result.errors,
+    non2xx: result.non2xx,
+    statusCodes,
+    extras: Object.fromEntries(counters.map((c, i) => [c.name, perRequest(delta(before[i] as Map<string, number>, after[i] as Map<string, number>))])),
+  };
+}

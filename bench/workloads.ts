@@ -1,0 +1,137 @@
+/**
+ * What each measurement asks for: a path per request. Cached routes ask the same thing every time;
+ * uncached ones ask for a different window on every request, in an order that never repeats a
+ * window before all of them were asked (more than the response cache keeps: see `scrambled`), so
+ * every request misses the cache and does the route's whole work.
+ */
+import { addDays, daysBetween } from '../shared/dates';
+import { SYNTHETIC_FIRST_DATE } from '../test/fakes/synthetic-history';
+
+export const API = '/api/v1';
+
+/**
+ * Sent with every request, as clients do: Node's fetch asks this of an HTTPS API (browsers also
+ * add zstd), and the server compresses answers over 1 KB (koa-compress, brotli first).
+ * BENCH_ACCEPT_ENCODING=identity measures uncompressed answers instead.
+ */
+export const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'br, gzip, deflate';
+
+/** The response cache keeps the newest 5,000 answers (server/http/response-cache.ts). */
+const RESPONSE_CACHE_ENTRIES = 5000;
+
+export interface Workload {
+  id: string;
+  /** As shown in the tables. */
+  name: string;
+  /** Sends a rotating `x-api-key` (and so goes through the key, the limit and the quota). */
+  keyed: boolean;
+  path(): string;
+}
+
+const greatestCommonDivisor = (a: number, b: number): number => (b === 0 ? a : greatestCommonDivisor(b, a % b));
+
+/**
+ * 0 … size-1 in a scrambled order (a stride coprime with size, about 0.618 of it), each once per
+ * `size` calls. An answer asked again only after `size` others were computed and kept has been
+ * pushed out of a cache of fewer entries, so with size over 5,000 every request is a miss.
+ */
+export function scrambled(size: number): () => number {
+  if (size <= RESPONSE_CACHE_ENTRIES) throw new Error(`a window space of ${size} would hit the response cache`);
+  let stride = Math.floor(size * 0.618);
+  while (greatestCommonDivisor(stride, size) !== 1) stride++;
+  let i = 0;
+  return () => (i++ * stride) % size;
+}
+
+/** A small deterministic generator, so the mixed workload's order is the same in every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const fixed = (id: string, name: string, path: string, keyed = true): Workload => ({ id, name, keyed, path: () => path });
+
+/**
+ * One setup's workloads. Made per server: each keeps its own walk through the windows, so what one
+ * server is asked never depends on what another was asked in between.
+ */
+export function createWorkloads(today: string): Record<string, Workload> {
+  const historyDays = daysBetween(SYNTHETIC_FIRST_DATE, today);
+  const day = (offset: number) => addDays(SYNTHETIC_FIRST_DATE, offset);
+
+  const chartDays = scrambled(10_001);
+  const rangeStart = scrambled(historyDays - 366);
+  const statsStart = scrambled(historyDays - 365);
+  const random = seededRandom(2026);
+
+  const workloads: Workload[] = [
+    fixed('latest', '/exchange-rate/latest', `${API}/exchange-rate/latest`),
+    fixed('date', '/exchange-rate?date=', `${API}/exchange-rate?date=2025-01-15`),
+    fixed('convert', '/convert', `${API}/convert?amount=1234.56&from=USD&to=CRC&rate=sell`),
+    fixed('banking', '/banking/best', `${API}/banking/best?operation=sell`),
+    fixed('range', '/exchange-rate/range, 366 days', `${API}/exchange-rate/range?from=2024-01-01&to=2025-01-01`),
+    fixed('stats', '/exchange-rate/stats monthly, whole history', `${API}/exchange-rate/stats?period=monthly&from=1983-01-01&to=2100-12-31`),
+    {
+      id: 'chart-uncached',
+      name: 'uncached /exchange-rate/chart, 10,000–20,000 days',
+      keyed: true,
+      path: () => `${API}/exchange-rate/chart?days=${10_000 + chartDays()}&points=500`,
+    },
+    {
+      id: 'range-uncached',
+      name: 'uncached /exchange-rate/range, 366 days',
+      keyed: true,
+      path: () => {
+        const from = rangeStart();
+        return `${API}/exchange-rate/range?from=${day(from)}&to=${day(from + 366)}`;
+      },
+    },
+    {
+      id: 'stats-uncached',
+      name: 'uncached /exchange-rate/stats monthly, 1 year–whole history',
+      keyed: true,
+      path: () => {
+        // From a day not asked for lately, to anywhere from a year later to today.
+        const from = statsStart();
+        const to = from + 365 + Math.floor(random() * (historyDays - 365 - from));
+        return `${API}/exchange-rate/stats?period=monthly&from=${day(from)}&to=${day(to)}`;
+      },
+    },
+    fixed('health', '/health (no key)', `${API}/health`, false),
+    fixed('livez', '/livez (no key)', '/livez', false),
+  ];
+  const byId = Object.fromEntries(workloads.map((w) => [w.id, w]));
+  byId.mixed = mixed(byId, random);
+  return byId;
+}
+
+/**
+ * Keyed traffic as a client base might send it: mostly the small cached answers, some heavy cached
+ * ones, and 15 % uncached windows. Percentages, served in a shuffled but fixed order.
+ */
+export const MIX: Record<string, number> = {
+  latest: 40,
+  date: 10,
+  convert: 15,
+  banking: 10,
+  range: 5,
+  stats: 5,
+  'chart-uncached': 5,
+  'range-uncached': 5,
+  'stats-uncached': 5,
+};
+
+function mixed(byId: Record<string, Workload>, random: () => number): Workload {
+  const slots = Object.entries(MIX).flatMap(([id, percent]) => Array.from({ length: percent }, () => byId[id] as Workload));
+  for (let i = slots.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [slots[i], slots[j]] = [slots[j] as Workload, slots[i] as Workload];
+  }
+  let i = 0;
+  return { id: 'mixed', name: 'mixed (85 % cached, 15 % uncached)', keyed: true, path: () => (slots[i++ % slots.length] as Workload).path() };
+}
