@@ -165,6 +165,14 @@ describe('PostgreSQL hung (accepts, never answers)', () => {
 
 describe('Redis frozen', () => {
   it('costs no request more than a few milliseconds, then shares the limit again once Redis answers', async () => {
+    // The same requests with Redis answering first: on a busy machine the scheduler alone costs
+    // milliseconds, and the outage must add nothing worth speaking of to that.
+    const healthy: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const answer = await get(instances[i % 2] as Instance, '/exchange-rate/latest', bigKey);
+      countServed([answer]);
+      healthy.push(answer.ms);
+    }
     redis.freeze();
     const times: number[] = [];
     try {
@@ -179,7 +187,9 @@ describe('Redis frozen', () => {
     } finally {
       redis.thaw();
     }
-    expect(percentile(times, 99)).toBeLessThan(50);
+    // Under 50 ms, or on a loaded machine no more than 20 ms above the same requests with Redis up
+    // (without the breaker, every request would wait out the deadline: 25 ms more, at least).
+    expect(percentile(times, 99)).toBeLessThan(Math.max(50, percentile(healthy, 99) + 20));
 
     // Shared again: a key of 4 a minute gets 4 answers in all, not 4 per instance.
     await until(
