@@ -6,16 +6,12 @@ import type { Knex } from 'knex';
 import type { RateSource } from '../../shared/currencies';
 import type { ExchangeRate, ProvenanceRevision, Revision } from '../../shared/types';
 import type { Observation, UpstreamNames } from '../domain/provenance';
+import { type RateRow, toRecord } from './rates';
 
 /** A timestamp as JSON carries it from SQL: the text `Date.prototype.toISOString()` writes. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-interface ProvenanceRow {
-  date: string;
-  buy: number;
-  sell: number;
-  source: RateSource;
-  fetched_at: Date;
+interface ProvenanceRow extends RateRow {
   observations: Array<Omit<Observation, 'upstream'> & { upstreamBuy: string; upstreamSell: string }>;
   revisions: ProvenanceRevision[];
 }
@@ -96,15 +92,7 @@ export function createProvenanceStore(db: Knex) {
       const row = rows[0];
       if (!row) return null;
       return {
-        record: {
-          date: row.date,
-          currencyFrom: 'USD',
-          currencyTo: 'CRC',
-          buy: row.buy,
-          sell: row.sell,
-          source: row.source,
-          fetchedAt: row.fetched_at.toISOString(),
-        },
+        record: toRecord(row),
         observations: row.observations.map(({ upstreamBuy, upstreamSell, ...o }) => ({ ...o, upstream: { buy: upstreamBuy, sell: upstreamSell } })),
         revisions: row.revisions,
       };

@@ -5,7 +5,7 @@ import { wholeMonths } from '../../shared/dates';
 import type { RateSource } from '../../shared/currencies';
 import type { RatePoint } from '../domain/types';
 
-interface RateRow {
+export interface RateRow {
   date: string;
   buy: number;
   sell: number;
@@ -25,7 +25,7 @@ export type PeriodKind = 'monthly' | 'yearly';
 
 const RECORD_COLUMNS = ['date', 'buy', 'sell', 'source', 'fetched_at'] as const;
 
-function toRecord(row: RateRow): ExchangeRate {
+export function toRecord(row: RateRow): ExchangeRate {
   return {
     date: row.date,
     currencyFrom: 'USD',
