@@ -97,7 +97,8 @@ export function createAccessControl(deps: AccessDeps) {
 
     /** The quota headers of an answer that counted nothing (a refusal, `/usage`). */
     async describe(ctx: Context, key: ApiKey): Promise<void> {
-      const { used, resetsAt } = await ledger.used(key);
+      // A refusal or a 304 must not cost a database round trip when this instance knows the count.
+      const { used, resetsAt } = ledger.known(key) ?? (await ledger.used(key));
       setQuotaHeaders(ctx, key, used, resetsAt);
     },
 

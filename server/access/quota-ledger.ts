@@ -102,6 +102,17 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
       return { used: Math.max(0, (await deps.usage.used(key.id, month)) - unspent), resetsAt };
     },
 
+    /**
+     * What this instance last learned of the count, without a round trip: the same figure its
+     * served answers carry. Null when it has not leased for the key this month.
+     */
+    known(key: ApiKey): { used: number; resetsAt: Date } | null {
+      const { month, resetsAt } = currentMonth();
+      const account = accounts.get(`${key.id}:${month}`);
+      if (!account || account.reserved === 0) return null;
+      return { used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
+    },
+
     /** Gives unspent units back (on shutdown), so a restart loses nothing. */
     async release(): Promise<void> {
       for (const account of accounts.values()) {

@@ -44,6 +44,16 @@ describe('quota ledger', () => {
     expect(await count(key)).toBe(2500);
   });
 
+  it('knows the count it last learned without asking the database, once it has leased', async () => {
+    const key = await newKey(100_000);
+    const ledger = createQuotaLedger({ usage: createUsageStore(database.db), clock });
+    expect(ledger.known(key)).toBeNull();
+    for (let i = 0; i < 3; i++) await ledger.spend(key);
+    expect(ledger.known(key)).toEqual({ used: 3, resetsAt: new Date('2026-04-01T00:00:00Z') });
+    expect((await ledger.used(key)).used).toBe(3);
+    await ledger.release();
+  });
+
   it('never passes the quota and refuses nothing under it, across instances spending at once', async () => {
     const key = await newKey(3000);
     const usage = createUsageStore(database.db);
