@@ -26,6 +26,7 @@ import { recordRequest } from './http/middleware/record-request';
 import { requestId } from './http/middleware/request-id';
 import { securityHeaders } from './http/middleware/security-headers';
 import { ResponseCache } from './http/response-cache';
+import { logStreamErrors } from './http/stream-errors';
 import type { Route } from './http/route';
 import { convertRoutes } from './http/routes/convert';
 import { closeRoutes } from './http/routes/close';
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps): App {
   metrics.mount(site, deps.metricsToken ?? null);
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });
+  koa.on('error', logStreamErrors(deps.logger));
   koa.use(requestId());
   koa.use(recordRequest({ logger: deps.logger, metrics: metrics.requests }));
   koa.use(compress());

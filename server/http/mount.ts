@@ -8,6 +8,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AccessControl, AccessState } from '../access/access';
 import { guard } from '../access/guard';
+import { contentCodingFor, etagFor } from './content-coding';
 import { matchesEtag } from './etag';
 import type { CachedResponse, ResponseCache } from './response-cache';
 import type { Representation, RequestScope, Route } from './route';
@@ -56,15 +57,18 @@ async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today:
 function serve(route: Route, { cache, today }: MountOptions): Middleware {
   return async function serve(ctx: Context) {
     const entry = await answerOf(ctx, route, cache, today());
+    const coding = contentCodingFor(ctx, entry);
+    const etag = etagFor(entry.etag, coding);
     ctx.set('Cache-Control', CACHE_CONTROL[route.access]);
-    ctx.set('ETag', entry.etag);
-    if (matchesEtag(ctx.get('if-none-match'), entry.etag)) {
+    ctx.set('ETag', etag);
+    if (matchesEtag(ctx.get('if-none-match'), etag)) {
       ctx.status = 304;
       return;
     }
     ctx.set(entry.headers);
     ctx.type = entry.type;
-    ctx.body = entry.body;
+    if (coding) ctx.set('Content-Encoding', coding);
+    ctx.body = coding ? await entry.compressed(coding) : entry.body;
   };
 }
 

@@ -4,6 +4,8 @@
  * else it reads changes; the time limit only bounds how stale an instance can be if it ever
  * misses a change notice.
  */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { strongEtag } from './etag';
 import type { Representation } from './route';
 
@@ -13,6 +15,29 @@ import type { Representation } from './route';
  */
 export const ENCODED_ABOVE_CHARS = 8 * 1024;
 
+/** Shorter answers go out as they are: compressing them saves less than a network packet. */
+export const COMPRESS_FROM_BYTES = 1024;
+
+/** The content codings answers are kept in besides their own bytes, by preference. */
+export const CONTENT_CODINGS = ['br', 'gzip'] as const;
+export type ContentCoding = (typeof CONTENT_CODINGS)[number];
+
+// Brotli at quality 4 (koa-compress's default) costs about what gzip's default does and writes
+// smaller answers; both run on libuv's thread pool, off the event loop.
+const compressors: Record<ContentCoding, (body: Buffer) => Promise<Buffer>> = {
+  br: (body) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => gzip(body),
+};
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * What the kept answers may hold, counted in the bytes of their bodies (their compressed copies
+ * add a fraction of that). Bounded in bytes, not in answers: a few thousand 60 KB windows would
+ * otherwise hold hundreds of megabytes.
+ */
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+
 export interface CachedResponse {
   readonly body: string | Buffer;
   readonly etag: string;
@@ -20,15 +45,44 @@ export interface CachedResponse {
   /** The content type, and the headers it needs (a page's own content policy). */
   readonly type: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The body's length in bytes. */
+  readonly bytes: number;
+  /**
+   * The body in a content coding, compressed on first use and kept with the answer: a cached
+   * answer is compressed once, not on every request (a 138 KB answer takes milliseconds).
+   */
+  compressed(coding: ContentCoding): Promise<Buffer>;
+}
+
+function cachedResponse({ text, type, headers }: Representation, expiresAt: number): CachedResponse {
+  const body = text.length > ENCODED_ABOVE_CHARS ? Buffer.from(text) : text;
+  const codings = new Map<ContentCoding, Promise<Buffer>>();
+  return {
+    body,
+    etag: strongEtag(body),
+    expiresAt,
+    type,
+    headers,
+    bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+    compressed(coding) {
+      let done = codings.get(coding);
+      if (!done) {
+        done = compressors[coding](typeof body === 'string' ? Buffer.from(body) : body);
+        codings.set(coding, done);
+      }
+      return done;
+    },
+  };
 }
 
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
+  private bytes = 0;
   /** Bumped by every clear, so an answer computed across a data change is not stored. */
   generation = 0;
 
   constructor(
-    private readonly maxEntries = 5000,
+    private readonly maxBytes = DEFAULT_MAX_BYTES,
     private readonly ttlMs = 5 * 60_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -36,39 +90,54 @@ export class ResponseCache {
   get(key: string): CachedResponse | undefined {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > this.now()) return hit;
-    if (hit) this.entries.delete(key);
+    if (hit) this.remove(key, hit);
     return undefined;
   }
 
   set(key: string, answer: Representation): CachedResponse {
     const entry = this.wrap(answer);
-    if (this.entries.size >= this.maxEntries) {
-      // Maps iterate in insertion order: the first key is the oldest entry.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    // Larger than the whole budget: sent, never kept.
+    if (entry.bytes > this.maxBytes) return entry;
+    const previous = this.entries.get(key);
+    if (previous) this.remove(key, previous);
+    // Maps iterate in insertion order: the first entries are the oldest.
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes + entry.bytes <= this.maxBytes) break;
+      this.remove(oldest, old);
     }
     this.entries.set(key, entry);
+    this.bytes += entry.bytes;
     return entry;
   }
 
   /** An entry for a body that is not kept. */
-  wrap({ text, type, headers }: Representation): CachedResponse {
-    const body = text.length > ENCODED_ABOVE_CHARS ? Buffer.from(text) : text;
-    return { body, etag: strongEtag(body), expiresAt: this.now() + this.ttlMs, type, headers };
+  wrap(answer: Representation): CachedResponse {
+    return cachedResponse(answer, this.now() + this.ttlMs);
   }
 
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.bytes = 0;
   }
 
   /** Drops the entries whose keys `matches` picks (one route's answers), as `clear` drops them all. */
   drop(matches: (key: string) => boolean): void {
     this.generation++;
-    for (const key of this.entries.keys()) if (matches(key)) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (matches(key)) this.remove(key, entry);
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The bytes of the kept bodies. */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  private remove(key: string, entry: CachedResponse): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
   }
 }

@@ -85,6 +85,37 @@ it('compresses answers for clients that accept it, and only for them', async () 
   expect(small.headers['content-encoding']).toBeUndefined();
 });
 
+it('keeps a compressed copy of a kept answer, with its own ETag, and answers its If-None-Match with a 304', async () => {
+  const path = '/api/v1/exchange-rate/history?days=15';
+  const plain = await raw(path);
+  const text = plain.body.toString();
+  expect(plain.body.length).toBeGreaterThan(1024);
+  expect(plain.headers['content-encoding']).toBeUndefined();
+
+  const br = await raw(path, { 'accept-encoding': 'gzip;q=0.5, br' });
+  expect(br.headers['content-encoding']).toBe('br');
+  expect(brotliDecompressSync(br.body).toString()).toBe(text);
+  expect(br.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-br"`);
+  expect(Number(br.headers['content-length'])).toBe(br.body.length);
+
+  const gzip = await raw(path, { 'accept-encoding': 'gzip' });
+  expect(gzip.headers['content-encoding']).toBe('gzip');
+  expect(gunzipSync(gzip.body).toString()).toBe(text);
+  expect(gzip.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-gzip"`);
+
+  // The same bytes again: compressed once, kept with the answer.
+  const brAgain = await raw(path, { 'accept-encoding': 'br' });
+  expect(brAgain.body.equals(br.body)).toBe(true);
+
+  const notModified = await raw(path, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+  expect(notModified.status).toBe(304);
+  expect(notModified.headers.etag).toBe(br.headers.etag);
+  // Another coding's tag names other bytes: a full answer.
+  const other = await raw(path, { 'accept-encoding': 'identity', 'if-none-match': String(br.headers.etag) });
+  expect(other.status).toBe(200);
+  expect(other.body.toString()).toBe(text);
+});
+
 it('sets the security headers on every answer, refusals and pages included', async () => {
   const answers = [
     await raw('/api/v1/exchange-rate/latest'),
