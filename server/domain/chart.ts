@@ -2,8 +2,8 @@ import type { Chart, TrendLine } from '../../shared/types';
 import { lttbIndexes } from './lttb';
 import { leastSquares } from './regression';
 import { statistic } from './rounding';
-import { dayOffsets } from './series';
-import type { RatePoint } from './types';
+import { columnsOf, offsetsOfDays } from './series';
+import type { RateColumns, RatePoint } from './types';
 
 /**
  * The Chart object of docs/api.md for a non-empty series, ascending by date.
@@ -13,16 +13,19 @@ import type { RatePoint } from './types';
  * not only the kept ones: downsampling keeps peaks, which would bias the fit.
  */
 export function buildChart(points: readonly RatePoint[], maxPoints: number): Chart {
-  const xs = dayOffsets(points);
-  const buys = points.map((p) => p.buy);
-  const sells = points.map((p) => p.sell);
+  return chartOfColumns(columnsOf(points), maxPoints);
+}
+
+/** The same chart from a series' columns (the series in memory hands them over without copying). */
+export function chartOfColumns({ dates, days, buys, sells }: RateColumns, maxPoints: number): Chart {
+  const xs = offsetsOfDays(days, dates);
   const kept = lttbIndexes(xs, sells, maxPoints);
-  const series = kept.map((i) => ({ date: points[i].date, buy: buys[i], sell: sells[i] }));
-  const span = xs[xs.length - 1];
+  const series = kept.map((i) => ({ date: dates[i] as string, buy: buys[i] as number, sell: sells[i] as number }));
+  const span = xs[xs.length - 1] as number;
 
   return {
-    from: points[0].date,
-    to: points[points.length - 1].date,
+    from: dates[0] as string,
+    to: dates[dates.length - 1] as string,
     points: series.length,
     series,
     trend: {
@@ -33,7 +36,7 @@ export function buildChart(points: readonly RatePoint[], maxPoints: number): Cha
 }
 
 /** The fitted line's slope and its values at `from` (x = 0) and `to` (x = span). */
-function trendLine(xs: readonly number[], ys: readonly number[], span: number): TrendLine {
+function trendLine(xs: ArrayLike<number>, ys: ArrayLike<number>, span: number): TrendLine {
   const { slope, intercept } = leastSquares(xs, ys);
   return {
     slopePerDay: statistic(slope),

@@ -14,7 +14,7 @@ export interface Line {
  * flat (slope 0) at the mean of the ys (the single y when there is one point), which is also
  * the value minimising the squared error.
  */
-export function leastSquares(xs: readonly number[], ys: readonly number[]): Line {
+export function leastSquares(xs: ArrayLike<number>, ys: ArrayLike<number>): Line {
   const n = xs.length;
   if (n === 0) throw new RangeError('leastSquares needs at least one point');
   if (ys.length !== n) throw new RangeError(`leastSquares got ${n} xs but ${ys.length} ys`);
@@ -22,8 +22,8 @@ export function leastSquares(xs: readonly number[], ys: readonly number[]): Line
   let sumX = 0;
   let sumY = 0;
   for (let i = 0; i < n; i++) {
-    sumX += xs[i];
-    sumY += ys[i];
+    sumX += xs[i] as number;
+    sumY += ys[i] as number;
   }
   const meanX = sumX / n;
   const meanY = sumY / n;
@@ -31,9 +31,9 @@ export function leastSquares(xs: readonly number[], ys: readonly number[]): Line
   let sxx = 0;
   let sxy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = xs[i] - meanX;
+    const dx = (xs[i] as number) - meanX;
     sxx += dx * dx;
-    sxy += dx * (ys[i] - meanY);
+    sxy += dx * ((ys[i] as number) - meanY);
   }
   if (sxx === 0) return { slope: 0, intercept: meanY };
   const slope = sxy / sxx;

@@ -1,5 +1,5 @@
 import { dayNumber } from '../../shared/dates';
-import type { RatePoint } from './types';
+import type { RateColumns, RatePoint } from './types';
 
 /**
  * The x axis shared by analytics and the chart: calendar days since the first point's date.
@@ -24,4 +24,29 @@ export function dayOffsets(points: readonly RatePoint[]): number[] {
     previous = x;
   }
   return xs;
+}
+
+/** The same x axis over a series' columns: its day numbers less the first one's, checked alike. */
+export function offsetsOfDays(days: ArrayLike<number>, dates: readonly string[]): Float64Array {
+  if (days.length === 0) throw new RangeError('a series needs at least one point');
+  const origin = days[0] as number;
+  const xs = new Float64Array(days.length);
+  let previous = -1;
+  for (let i = 0; i < days.length; i++) {
+    const x = (days[i] as number) - origin;
+    if (!(x > previous)) throw new RangeError(`points must be strictly ascending valid dates; got ${dates[i]} at index ${i}`);
+    xs[i] = x;
+    previous = x;
+  }
+  return xs;
+}
+
+/** The columns of an array of points. */
+export function columnsOf(points: readonly RatePoint[]): RateColumns & { dates: string[]; days: Float64Array; buys: Float64Array; sells: Float64Array } {
+  return {
+    dates: points.map((p) => p.date),
+    days: Float64Array.from(points, (p) => p.day ?? dayNumber(p.date)),
+    buys: Float64Array.from(points, (p) => p.buy),
+    sells: Float64Array.from(points, (p) => p.sell),
+  };
 }

@@ -8,7 +8,8 @@
  */
 import { dayNumber } from '../../shared/dates';
 import type { ExchangeRate } from '../../shared/types';
-import type { RatePoint } from '../domain/types';
+import { columnsOf } from '../domain/series';
+import type { RateColumns, RatePoint } from '../domain/types';
 import type { RatesStore } from './rates';
 
 export const SERIES_TTL_MS = 5 * 60_000;
@@ -18,6 +19,10 @@ interface Series {
   /** The same days as calculations take them, with their day numbers worked out once. */
   points: RatePoint[];
   dates: string[];
+  /** And as columns, for the long windows of charts. */
+  days: Float64Array;
+  buys: Float64Array;
+  sells: Float64Array;
   loadedAt: number;
 }
 
@@ -49,7 +54,8 @@ export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener
       .range('0001-01-01', '9999-12-31')
       .then((records) => {
         const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
-        const series = { records, points, dates: records.map((r) => r.date), loadedAt: now() };
+        const { dates, days, buys, sells } = columnsOf(points);
+        const series = { records, points, dates, days, buys, sells, loadedAt: now() };
         // A load that raced with a change still answers its callers, but is not kept for later ones.
         if (started === generation) loaded = series;
         return series;
@@ -85,5 +91,12 @@ export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener
     },
     range: (from: string, to: string): Promise<ExchangeRate[]> => slice('records', from, to),
     points: (from: string, to: string): Promise<RatePoint[]> => slice('points', from, to),
+    /** A window as columns: views of the series, nothing copied but the dates' references. */
+    async columns(from: string, to: string): Promise<RateColumns> {
+      const { dates, days, buys, sells } = await current();
+      const start = lowerBound(dates, from);
+      const end = lowerBound(dates, `${to}\uffff`);
+      return { dates: dates.slice(start, end), days: days.subarray(start, end), buys: buys.subarray(start, end), sells: sells.subarray(start, end) };
+    },
   };
 }

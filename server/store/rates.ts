@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { ExchangeRate, PeriodStats } from '../../shared/types';
 import { wholeMonths } from '../../shared/dates';
 import type { RateSource } from '../../shared/currencies';
-import type { RatePoint } from '../domain/types';
+import { columnsOf } from '../domain/series';
+import type { RateColumns, RatePoint } from '../domain/types';
 
 export interface RateRow {
   date: string;
@@ -39,6 +40,8 @@ export function toRecord(row: RateRow): ExchangeRate {
 
 export function createRatesStore(db: Knex) {
   const table = () => db<RateRow>('exchange_rates');
+  /** Just the values, for calculations over long windows. */
+  const points = (from: string, to: string): Promise<RatePoint[]> => table().select('date', 'buy', 'sell').whereBetween('date', [from, to]).orderBy('date');
 
   return {
     /** The record with the greatest date not after `today`. */
@@ -67,9 +70,11 @@ export function createRatesStore(db: Knex) {
       return rows.map(toRecord);
     },
 
-    /** Just the values, for calculations over long windows. */
-    async points(from: string, to: string): Promise<RatePoint[]> {
-      return table().select('date', 'buy', 'sell').whereBetween('date', [from, to]).orderBy('date');
+    points,
+
+    /** A window as columns (the series in memory cuts them from what it holds). */
+    async columns(from: string, to: string): Promise<RateColumns> {
+      return columnsOf(await points(from, to));
     },
 
     async earliestDate(): Promise<string | null> {

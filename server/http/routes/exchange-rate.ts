@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
 import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
 import { analyze } from '../../domain/analytics';
-import { buildChart } from '../../domain/chart';
+import { chartOfColumns } from '../../domain/chart';
 import type { RatesStore } from '../../store/rates';
 import { notFound } from '../errors';
 import { date, integer, oneOf } from '../params';
@@ -137,9 +137,9 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       notFound: 'The window holds no record.',
       handle: async ({ days, points }, { today }) => {
         const window = await lastDays(rates, today, days);
-        const records = await rates.points(window.from, window.to);
-        if (records.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
-        return buildChart(records, points);
+        const columns = await rates.columns(window.from, window.to);
+        if (columns.dates.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
+        return chartOfColumns(columns, points);
       },
     }),
   ];

@@ -28,6 +28,10 @@ describe('the official series in memory', () => {
     ]) {
       expect(await memory.range(from, to)).toEqual(await store.range(from, to));
       expect((await memory.points(from, to)).map((p) => [p.date, p.buy, p.sell])).toEqual((await store.points(from, to)).map((p) => [p.date, p.buy, p.sell]));
+      const columns = await memory.columns(from, to);
+      const stored = await store.columns(from, to);
+      expect(columns.dates).toEqual(stored.dates);
+      for (const column of ['days', 'buys', 'sells'] as const) expect(Array.from(columns[column])).toEqual(Array.from(stored[column]));
     }
   });
 
