@@ -51,10 +51,10 @@ export interface TableRow {
   summary: Summary;
 }
 
-/** A column of the printed table: its heading and how a row shows in it. */
-export interface Column {
+/** A column of a printed table: its heading and how a row shows in it. */
+export interface Column<R = TableRow> {
   heading: string;
-  show(row: TableRow): string;
+  show(row: R): string;
 }
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -77,7 +77,7 @@ export function extraColumn(heading: string, name: string, places: number): Colu
 }
 
 /** A Markdown table, padded so that it also reads as plain text. */
-export function markdownTable(rows: readonly TableRow[], columns: readonly Column[]): string {
+export function markdownTable<R>(rows: readonly R[], columns: readonly Column<R>[]): string {
   const cells = [columns.map((c) => c.heading), ...rows.map((row) => columns.map((c) => c.show(row)))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => (line[i] ?? '').length)));
   const line = (values: readonly string[]) => `| ${values.map((v, i) => (i === 0 ? v.padEnd(widths[i] ?? 0) : v.padStart(widths[i] ?? 0))).join(' | ')} |`;

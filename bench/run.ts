@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { calendarDay } from '../shared/dates';
-import { type Backfill, benchBackfill } from './backfill';
+import { BACKFILL_PAIRS, type Backfill, benchBackfill, type Timing } from './backfill';
 import { type LogSummary, summariseLog } from './logs';
 import { fakeKeys, KEY_BUDGET, KEY_QUOTA, KeyRing } from './keys';
 import { measure, type Sample, type Target } from './measure';
@@ -28,10 +28,25 @@ const CONNECTIONS = [10, 50] as const;
  * /exchange-rate/latest shows (see README).
  */
 const ROWS: Record<SetupId, string[]> = {
-  postgres: ['latest', 'date', 'convert', 'banking', 'range', 'stats', 'chart-uncached', 'range-uncached', 'stats-uncached', 'mixed', 'health', 'livez'],
+  postgres: [
+    'latest',
+    'date',
+    'convert',
+    'banking',
+    'range',
+    'stats',
+    'close',
+    'chart-uncached',
+    'range-uncached',
+    'stats-uncached',
+    'close-uncached',
+    'mixed',
+    'health',
+    'livez',
+  ],
   embedded: ['latest', 'stats-uncached', 'mixed', 'health'],
 };
-/** BENCH_ROUTES=latest,mixed measures only those (while developing). */
+/** BENCH_ROUTES=latest,mixed measures only those (while developing); the backfill runs whatever the routes. */
 const ONLY = process.env.BENCH_ROUTES?.split(',');
 const rowsOf = (setup: SetupId) => ROWS[setup].filter((id) => !ONLY || ONLY.includes(id));
 
@@ -161,7 +176,43 @@ async function startSetups(bundleDir: string, fastest: number, today: string): P
 }
 
 async function backfills(): Promise<Record<SetupId, Backfill>> {
-  return { postgres: await benchBackfill(() => createPrivateDatabase()), embedded: await benchBackfill(openEmbeddedDatabase) };
+  const each = (setup: SetupId) => (line: string) => progress(`backfill on ${setup}, ${line}`);
+  return {
+    postgres: await benchBackfill(() => createPrivateDatabase(), each('postgres')),
+    embedded: await benchBackfill(openEmbeddedDatabase, each('embedded')),
+  };
+}
+
+const inSeconds = (ms: number) => (ms / 1000).toFixed(2);
+/** A median in seconds, with the min–max of its samples. */
+const secondsColumn = (heading: string, pick: (backfill: Backfill) => { ms: number; samples: number[] }): Column<[SetupId, Backfill]> => ({
+  heading,
+  show: ([, backfill]) => {
+    const { ms, samples } = pick(backfill);
+    return `${inSeconds(ms)} (${inSeconds(Math.min(...samples))}–${inSeconds(Math.max(...samples))})`;
+  },
+});
+const wall = (timing: Timing) => ({ ms: timing.ms, samples: timing.samples });
+const cpu = (timing: Timing) => ({ ms: timing.cpuMs, samples: timing.cpuSamples });
+
+/** The backfill on each database, with the observation log and without, and what the log adds. */
+function printBackfills(backfill: Record<SetupId, Backfill>): void {
+  const { days, runs } = backfill.postgres;
+  log(
+    `\n### Backfill, ${days.toLocaleString('en-US')} days in ${runs} sync runs, with the observation log and without (${BACKFILL_PAIRS} of each, alternately)\n`,
+  );
+  const rows = Object.entries(backfill) as Array<[SetupId, Backfill]>;
+  log(
+    markdownTable(rows, [
+      { heading: 'database', show: ([id]) => (id === 'postgres' ? 'PostgreSQL' : 'embedded') },
+      secondsColumn('with the log, s (median, min–max)', (b) => wall(b.withLog)),
+      secondsColumn('without, s', (b) => wall(b.withoutLog)),
+      { heading: 'with / without', show: ([, b]) => b.ratio.toFixed(2) },
+      secondsColumn('CPU with the log, s', (b) => cpu(b.withLog)),
+      secondsColumn('CPU without, s', (b) => cpu(b.withoutLog)),
+      { heading: 'CPU with / without', show: ([, b]) => b.cpuRatio.toFixed(2) },
+    ]),
+  );
 }
 
 type Summaries = Record<TableId, Record<string, Record<number, Summary>>>;
@@ -221,9 +272,6 @@ async function main(): Promise<void> {
   await timedGet(`${baselines[0]?.target.origin}/`, {});
 
   const backfill = await backfills();
-  log(
-    `backfill of the full history from a local fake upstream: PostgreSQL ${backfill.postgres.days} days in ${(backfill.postgres.ms / 1000).toFixed(2)} s, embedded ${(backfill.embedded.ms / 1000).toFixed(2)} s`,
-  );
 
   const setups = await startSetups(bundleDir, fastest, today);
   const rows = [...baselines, ...setups.flatMap((setup) => setupRows(setup, today))];
@@ -240,12 +288,10 @@ async function main(): Promise<void> {
   const logs = Object.fromEntries(await Promise.all(setups.map(async (setup) => [setup.id, await summariseLog(setup.logFile, setup.stderrFile)] as const)));
 
   const tables = printTables(measured, constantRpsOf(measured));
+  printBackfills(backfill);
   log('\n### Startup, memory, keys\n');
   const details = Object.fromEntries(
-    setups.map((setup) => [
-      setup.id,
-      describeSetup(setup, backfill[setup.id], { afterWarmUp: memoryAfterWarmUp[setup.id], atEnd: memoryAtEnd[setup.id] }, logs[setup.id]),
-    ]),
+    setups.map((setup) => [setup.id, describeSetup(setup, { afterWarmUp: memoryAfterWarmUp[setup.id], atEnd: memoryAtEnd[setup.id] }, logs[setup.id])]),
   );
   const embeddedDatabase = embeddedDatabaseMemory(
     memoryAfterWarmUp,
@@ -263,6 +309,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     seconds,
     embeddedDatabase,
+    backfill,
     setups: Object.fromEntries(Object.entries(tables).map(([id, routes]) => [id, { routes, ...(details[id] ?? {}) }])),
   };
   fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -278,7 +325,7 @@ function constantRpsOf(measured: readonly Measured[]): Map<number, number> {
 type Memory = ReturnType<typeof memoryMb>;
 
 /** Prints a setup's startup, memory and keys, and returns them for the JSON. */
-function describeSetup(setup: Setup, backfill: Backfill, memory: { afterWarmUp?: Memory; atEnd?: Memory }, logSummary: LogSummary | undefined) {
+function describeSetup(setup: Setup, memory: { afterWarmUp?: Memory; atEnd?: Memory }, logSummary: LogSummary | undefined) {
   const { firstMs, secondMs } = setup.firstRequest;
   const { keys } = setup;
   log(
@@ -301,7 +348,6 @@ function describeSetup(setup: Setup, backfill: Backfill, memory: { afterWarmUp?:
     startup: { startupMs: setup.ready.startupMs, warmUpMs: setup.ready.warmUpMs },
     memory,
     keys: { count: keys.size, requests: keys.sent, mostOnOneKey: keys.mostSent, overBudget: keys.overBudget },
-    backfill,
   };
 }
 

@@ -16,7 +16,10 @@ export const API = '/api/v1';
  */
 export const ACCEPT_ENCODING = process.env.BENCH_ACCEPT_ENCODING ?? 'br, gzip, deflate';
 
-/** The response cache keeps the newest 5,000 answers (server/http/response-cache.ts). */
+/**
+ * More uncached answers than the response cache can hold: it keeps 32 MB of bodies
+ * (server/http/response-cache.ts), about 1,300 of the smallest uncached windows (25 KB charts).
+ */
 const RESPONSE_CACHE_ENTRIES = 5000;
 
 export interface Workload {
@@ -54,6 +57,39 @@ function seededRandom(seed: number): () => number {
   };
 }
 
+/**
+ * A `name=value` pair with the characters that bit i of `variant` picks percent-encoded, the i-th
+ * of name and value together (`month=2025-01`, `%6Donth=2025-01`, `m%6Fnth=2025-01`…): the same
+ * query to the server, which decodes names and values before reading them, but another query
+ * string, which is what the response cache keeps its answers under (server/http/mount.ts).
+ */
+function spelt(pair: string, variant: number): string {
+  const encoded = (text: string, firstBit: number) =>
+    [...text].map((c, i) => (variant & (1 << (firstBit + i)) ? `%${c.charCodeAt(0).toString(16).toUpperCase()}` : c)).join('');
+  const [name = '', value = ''] = pair.split('=');
+  return `${encoded(name, 0)}=${encoded(value, name.length)}`;
+}
+
+/**
+ * The queries of the uncached close: each month from the first of the history to today's, in
+ * every spelling of `month=YYYY-MM` but the plain one (which the cached row asks), some 530 × 4,095:
+ * `scrambled` asks each of these two million queries once before any again, far more than any run
+ * sends, so every one is a miss however the cache is bounded (in answers or in bytes: some 530
+ * months of 350–490 bytes alone would fit in either), and the server does the route's whole work.
+ */
+function closeQueries(today: string): { size: number; at(index: number): string } {
+  const [firstYear, firstMonth] = SYNTHETIC_FIRST_DATE.split('-').map(Number) as [number, number];
+  const [year, month] = today.split('-').map(Number) as [number, number];
+  const months = (year - firstYear) * 12 + (month - firstMonth) + 1;
+  const pair = (n: number) => {
+    const m = firstMonth - 1 + n;
+    return `month=${firstYear + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
+  };
+  // Every non-empty subset of the pair's characters other than `=` (12 of them).
+  const spellings = 2 ** (pair(0).length - 1) - 1;
+  return { size: months * spellings, at: (index) => spelt(pair(index % months), Math.floor(index / months) + 1) };
+}
+
 const fixed = (id: string, name: string, path: string, keyed = true): Workload => ({ id, name, keyed, path: () => path });
 
 /**
@@ -67,6 +103,8 @@ export function createWorkloads(today: string): Record<string, Workload> {
   const chartDays = scrambled(10_001);
   const rangeStart = scrambled(historyDays - 366);
   const statsStart = scrambled(historyDays - 365);
+  const close = closeQueries(today);
+  const closeQuery = scrambled(close.size);
   const random = seededRandom(2026);
 
   const workloads: Workload[] = [
@@ -102,6 +140,13 @@ export function createWorkloads(today: string): Record<string, Workload> {
         return `${API}/exchange-rate/stats?period=monthly&from=${day(from)}&to=${day(to)}`;
       },
     },
+    fixed('close', '/exchange-rate/close, 2025-01', `${API}/exchange-rate/close?month=2025-01`),
+    {
+      id: 'close-uncached',
+      name: 'uncached /exchange-rate/close, a month since 1983',
+      keyed: true,
+      path: () => `${API}/exchange-rate/close?${close.at(closeQuery())}`,
+    },
     fixed('health', '/health (no key)', `${API}/health`, false),
     fixed('livez', '/livez (no key)', '/livez', false),
   ];
@@ -112,10 +157,11 @@ export function createWorkloads(today: string): Record<string, Workload> {
 
 /**
  * Keyed traffic as a client base might send it: mostly the small cached answers, some heavy cached
- * ones, and 15 % uncached windows. Percentages, served in a shuffled but fixed order.
+ * ones, a few month closes (a bookkeeper's question, asked monthly, mostly of a recent month that
+ * stays cached), and 16 % uncached answers. Percentages, served in a shuffled but fixed order.
  */
 export const MIX: Record<string, number> = {
-  latest: 40,
+  latest: 37,
   date: 10,
   convert: 15,
   banking: 10,
@@ -124,7 +170,11 @@ export const MIX: Record<string, number> = {
   'chart-uncached': 5,
   'range-uncached': 5,
   'stats-uncached': 5,
+  close: 2,
+  'close-uncached': 1,
 };
+
+const isUncached = (id: string) => id.endsWith('-uncached');
 
 function mixed(byId: Record<string, Workload>, random: () => number): Workload {
   const slots = Object.entries(MIX).flatMap(([id, percent]) => Array.from({ length: percent }, () => byId[id] as Workload));
@@ -132,6 +182,12 @@ function mixed(byId: Record<string, Workload>, random: () => number): Workload {
     const j = Math.floor(random() * (i + 1));
     [slots[i], slots[j]] = [slots[j] as Workload, slots[i] as Workload];
   }
+  const uncached = Object.entries(MIX).reduce((sum, [id, percent]) => sum + (isUncached(id) ? percent : 0), 0);
   let i = 0;
-  return { id: 'mixed', name: 'mixed (85 % cached, 15 % uncached)', keyed: true, path: () => (slots[i++ % slots.length] as Workload).path() };
+  return {
+    id: 'mixed',
+    name: `mixed (${100 - uncached} % cached, ${uncached} % uncached)`,
+    keyed: true,
+    path: () => (slots[i++ % slots.length] as Workload).path(),
+  };
 }
