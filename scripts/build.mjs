@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Compiles the server and its commands into dist/ for production: dist/main.js serves,
- * dist/sync.js and dist/keys.js are the operator commands. Our code is bundled (one file per
- * entry, with a source map); packages stay in node_modules and are required as usual. Types are
- * checked by `npm run typecheck`, not here, so a build takes well under a second.
+ * dist/sync.js and dist/keys.js are the operator commands, dist/mcp.js the MCP server on stdio.
+ * Our code is bundled (one file per entry, with a source map); packages stay in node_modules and
+ * are required as usual. Types are checked by `npm run typecheck`, not here, so a build takes
+ * well under a second.
  *
  *   node scripts/build.mjs            every entry
  *   import { build } from './build.mjs'; await build(['main'])   (into another folder: build(['main'], dir))
@@ -16,7 +17,12 @@ import * as esbuild from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = path.join(root, 'dist');
 
-export const ENTRIES = { main: 'server/main.ts', sync: 'server/cli/sync.ts', keys: 'server/cli/keys.ts' };
+export const ENTRIES = {
+  main: 'server/main.ts',
+  sync: 'server/cli/sync.ts',
+  keys: 'server/cli/keys.ts',
+  mcp: 'server/mcp/stdio.ts',
+};
 
 export async function build(names = Object.keys(ENTRIES), outdir = DIST) {
   await esbuild.build({

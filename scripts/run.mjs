@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 /**
- * `npm start`, `npm run sync`, `npm run keys`: compiles the entry (well under a second, so a
- * fresh clone and an edited tree alike run what the sources say) and runs it in this same
- * process, so signals such as SIGTERM reach the server itself and its graceful stop.
+ * `npm start`, `npm run sync`, `npm run keys`, `npm run mcp`: compiles the entry (well under a
+ * second, so a fresh clone and an edited tree alike run what the sources say) and runs it in this
+ * same process, so signals such as SIGTERM reach the server itself and its graceful stop.
  *
  * Each run compiles into a folder of its own (dist/.run-PID-…, removed when it exits): commands
  * run at the same time (a cron sync, an operator's keys, the server) would otherwise rewrite the
  * one dist/keys.js while another loads it, and a process that loads a file being rewritten runs
  * an empty one and exits 0 having done nothing.
  *
- *   node scripts/run.mjs main|sync|keys [arguments…]
+ *   node scripts/run.mjs main|sync|keys|mcp [arguments…]
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

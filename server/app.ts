@@ -39,13 +39,14 @@ import { insightsRoutes } from './http/routes/insights';
 import { createInsightsService } from './insights/service';
 import { withDocuments } from './http/routes/documents';
 import { mountSite } from './site';
+import { mountMcp } from './mcp/http';
+import { API_PREFIX, DEFAULT_PUBLIC_URL } from './http/urls';
+import { mountLlmsTxt } from './site/llms-txt';
 import { createMetrics } from './http/metrics';
 import { version } from './version';
 
-export const API_PREFIX = '/api/v1';
-
-/** What a server started with the defaults answers at. */
-export const DEFAULT_PUBLIC_URL = 'http://localhost:3000';
+// In a module of their own, so that the MCP server on stdio knows them without loading the app.
+export { API_PREFIX, DEFAULT_PUBLIC_URL };
 
 /** Headers a browser script may read from our answers. */
 const EXPOSED_HEADERS = [
@@ -133,10 +134,13 @@ export function createApp(deps: AppDeps): App {
   );
 
   const api = new Router({ prefix: API_PREFIX });
-  mountRoutes(api, routes, { cache, access, today: perSecond(clock, calendarDay) });
+  const today = perSecond(clock, calendarDay);
+  mountRoutes(api, routes, { cache, access, today });
+  mountMcp(api, { routes, access, today, logger: deps.logger });
 
   const site = new Router();
   mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis, clock, publicUrl, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
+  mountLlmsTxt(site, routes, { publicUrl, apiPrefix: API_PREFIX });
   // Liveness touches no dependency: it says the process answers, nothing more.
   site.get('/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -154,7 +158,7 @@ export function createApp(deps: AppDeps): App {
     cors({
       origin: corsOrigin(deps.corsOrigins ?? ['*']),
       allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
-      allowHeaders: ['x-api-key', 'content-type', 'if-none-match'],
+      allowHeaders: ['x-api-key', 'content-type', 'if-none-match', 'mcp-protocol-version'],
       exposeHeaders: EXPOSED_HEADERS,
       maxAge: 600,
     }),

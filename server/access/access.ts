@@ -16,7 +16,8 @@ import { applyDecision, createRateLimiter } from './rate-limit';
 /** What `identify` learns of the request, kept in `ctx.state`. */
 export interface AccessState {
   apiKey?: ApiKey;
-  keyProblem?: 'malformed' | 'unknown' | 'revoked';
+  /** What is wrong with the key sent; `in-query`: `key=` where only the header is taken (a 400, not a 401). */
+  keyProblem?: 'malformed' | 'unknown' | 'revoked' | 'in-query';
   /** The lookup itself failed (the database is down): not the caller's fault. */
   keyError?: unknown;
 }
@@ -27,6 +28,8 @@ const KEY_PROBLEMS = {
   unknown: 'The API key is not valid',
   revoked: 'The API key has been revoked',
 } as const;
+
+const KEY_IN_QUERY = 'The API key is taken from the query string ("key") only for CSV answers (format=csv): send it in the x-api-key header';
 
 export interface AccessDeps {
   keys: ApiKeysStore;
@@ -49,11 +52,26 @@ export function createAccessControl(deps: AccessDeps) {
   };
 
   return {
-    /** Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. */
-    async identify(ctx: Context): Promise<void> {
-      const sent = ctx.get('x-api-key');
-      if (!sent) return;
+    /**
+     * Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. With `keyInQuery`
+     * (an answer a spreadsheet fetches by URL alone, which cannot send headers) a `key=` in the
+     * query string is taken instead when the header is absent; elsewhere `key=` is a mistake to
+     * point out, not a key to use.
+     */
+    async identify(ctx: Context, keyInQuery = false): Promise<void> {
       const state: AccessState = ctx.state;
+      const inQuery = ctx.query.key;
+      if (inQuery !== undefined && !keyInQuery) {
+        state.keyProblem = 'in-query';
+        return;
+      }
+      const sent = ctx.get('x-api-key') || inQuery;
+      if (!sent) return;
+      // A repeated `key=` is no one key: the 401 says so rather than trying one of them.
+      if (Array.isArray(sent)) {
+        state.keyProblem = 'malformed';
+        return;
+      }
       try {
         const found = await keys.lookup(sent.trim());
         if (found.status === 'ok') state.apiKey = found.key;
@@ -79,6 +97,7 @@ export function createAccessControl(deps: AccessDeps) {
     /** The key of a keyed route, or a 401 that says what is wrong with it. */
     requireKey(ctx: Context): ApiKey {
       const state: AccessState = ctx.state;
+      if (state.keyProblem === 'in-query') throw new HttpError('BAD_REQUEST', KEY_IN_QUERY);
       if (state.apiKey) return state.apiKey;
       if (state.keyError !== undefined) throw state.keyError;
       throw new HttpError('UNAUTHORIZED', KEY_PROBLEMS[state.keyProblem ?? 'missing']);

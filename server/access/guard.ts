@@ -4,7 +4,7 @@
  * monthly quota (429 when it is used up). A refusal, a 304 and `/usage` count nothing, but a keyed
  * answer always says where the key stands.
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { isDatabaseUnreachable } from '../store/database';
 import type { AccessControl, AccessState } from './access';
 
@@ -17,9 +17,13 @@ export interface GuardedRoute {
   rateLimit: boolean;
 }
 
-export function guard(access: AccessControl, route: GuardedRoute): Middleware {
+/**
+ * `keyInQuery` says whether a request may carry its key as `key=` in the query string instead of
+ * the header (a CSV answer: spreadsheets fetch by URL alone); elsewhere `key=` is a 400.
+ */
+export function guard(access: AccessControl, route: GuardedRoute, keyInQuery: (ctx: Context) => boolean = () => false): Middleware {
   return async function guard(ctx, next) {
-    await access.identify(ctx);
+    await access.identify(ctx, keyInQuery(ctx));
     const { keyError }: AccessState = ctx.state;
     // The key could not be looked up (the database is away): a keyed route cannot answer, and the
     // caller must not be counted as a keyless one (its address's limit is shared by others).

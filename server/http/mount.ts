@@ -10,6 +10,7 @@ import type { AccessControl, AccessState } from '../access/access';
 import { guard } from '../access/guard';
 import { contentCodingFor, etagFor } from './content-coding';
 import { matchesEtag } from './etag';
+import { cachedQuerystring, negotiate, queryOf, takesKeyInQuery } from './negotiation';
 import type { CachedResponse, ResponseCache } from './response-cache';
 import type { Representation, RequestScope, Route } from './route';
 
@@ -26,9 +27,9 @@ const CACHE_CONTROL = {
   public: 'public, max-age=60',
 } as const;
 
-/** Validates the query (400) and computes the answer, written as the query asks (`format`). */
+/** Validates the query (400) and computes the answer, written as the query (`format`) or `Accept` asks. */
 async function compute(ctx: Context, route: Route, today: string): Promise<Representation> {
-  const query = route.parse(ctx.query);
+  const query = route.parse(queryOf(ctx));
   const { apiKey }: AccessState = ctx.state;
   const scope: RequestScope = { today, apiKey: apiKey ?? null };
   return route.represent(await route.handle(query, scope), query);
@@ -39,13 +40,14 @@ const cacheKey = (today: string, path: string, querystring: string) => `${today}
 const isKeyOf = (key: string, path: string) => key.startsWith(`${path}?`, key.indexOf(' ') + 1);
 
 /**
- * The answer from the cache, or computed and kept. Kept under the query string as sent: only
- * answers to valid queries are ever kept, so a hit needs no validation (which cost more than the
- * rest of a cached answer); the same query written another way is simply kept apart.
+ * The answer from the cache, or computed and kept. Kept under the query string as sent (less the
+ * key, plus the format `Accept` chose: negotiation.ts): only answers to valid queries are ever
+ * kept, so a hit needs no validation (which cost more than the rest of a cached answer); the same
+ * query written another way is simply kept apart.
  */
 async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today: string): Promise<CachedResponse> {
   if (!route.cache) return cache.wrap(await compute(ctx, route, today));
-  const key = cacheKey(today, route.path, ctx.querystring);
+  const key = cacheKey(today, route.path, cachedQuerystring(ctx));
   const hit = cache.get(key);
   if (hit) return hit;
   const generation = cache.generation;
@@ -68,6 +70,8 @@ function serve(route: Route, { cache, today }: MountOptions): Middleware {
     ctx.set(entry.headers);
     ctx.type = entry.type;
     if (coding) ctx.set('Content-Encoding', coding);
+    // Decided here either way: koa-compress need not weigh this answer again.
+    else ctx.compress = false;
     ctx.body = coding ? await entry.compressed(coding) : entry.body;
   };
 }
@@ -75,6 +79,6 @@ function serve(route: Route, { cache, today }: MountOptions): Middleware {
 export function mountRoutes(router: Router, routes: readonly Route[], options: MountOptions): void {
   for (const route of routes) {
     route.staleWhen?.(() => options.cache.drop((key) => isKeyOf(key, route.path)));
-    router.get(route.path, guard(options.access, route), serve(route, options));
+    router.get(route.path, negotiate(route), guard(options.access, route, takesKeyInQuery), serve(route, options));
   }
 }

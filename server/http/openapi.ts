@@ -22,6 +22,8 @@ const DESCRIPTION = `The official USD/CRC exchange rate of the Banco Central de 
 
 **Definitions.** Volatility is the sample standard deviation (n − 1) of the percentage changes between consecutive records. \`slopePerDay\` is the ordinary least squares slope against calendar days. The trend is up or down by the slope's sign when |slope × days spanned| ≥ 0.1 % of the average, else stable. Charts are downsampled with Largest-Triangle-Three-Buckets on the sell rate, keeping the first and last records.
 
+**CSV.** The routes that offer \`format=csv\` also answer CSV to \`Accept: text/csv\` when \`format\` is left out (an explicit \`format\` wins), and then say \`Vary: Accept\`; \`locale=es\` writes \`;\` between fields and a decimal comma. Errors stay JSON envelopes. A CSV request may carry its key as \`key=\` in the query string, for spreadsheet functions such as IMPORTDATA that cannot send headers; a JSON request with \`key=\` is a 400.
+
 **Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304, which is not counted against the quota.`;
 
 const ERROR_TEXT: Record<ErrorCode, string> = {
@@ -61,6 +63,23 @@ const QUOTA_HEADERS = {
   'X-Quota-Reset': header('When the monthly count resets.', { type: 'string', format: 'date-time' }),
 };
 
+/** The key in the query string (`key=`): only for the representations that take it (CSV), see `security`. */
+const KEY_IN_QUERY_SCHEME = {
+  type: 'apiKey',
+  in: 'query',
+  name: 'key',
+  description:
+    'Your key as `key=` in the query string, taken only on CSV answers (format=csv, or Accept: text/csv) for spreadsheets that cannot send headers; a JSON request with key= is a 400. A key in a URL can end up in a sheet’s version history, shared copies and proxy logs: use a separate key for spreadsheets.',
+};
+
+/** Who may call the route: nobody needs a key on a public one; CSV answers also take it in the query string. */
+function security(route: Route): Json {
+  if (route.access === 'public') return { security: [] };
+  if (Object.values(route.formats).some((f) => f.keyInQuery)) return { security: [{ apiKey: [] }, { apiKeyInQuery: [] }] };
+  // No override: the document-wide requirement (the header) applies.
+  return {};
+}
+
 /** Stable, readable operation ids: `/exchange-rate/history` → `getExchangeRateHistory`. */
 export function operationId(route: Route): string {
   return `get${route.path
@@ -81,7 +100,8 @@ function jsonSchema(schema: z.ZodType): Json {
   return rest;
 }
 
-function parameters(route: Route): Json[] {
+/** The OpenAPI parameter objects of a route (the MCP tools take their input schemas from them too). */
+export function parameters(route: Route): Json[] {
   return Object.entries(route.query).map(([name, schema]) => {
     const described = jsonSchema(schema);
     const { description, ...rest } = described;
@@ -192,7 +212,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string,
               tags: [route.tag],
               summary: route.summary,
               ...(route.description ? { description: route.description } : {}),
-              ...(route.access === 'public' ? { security: [] } : {}),
+              ...security(route),
               parameters: parameters(route),
               responses: responses(route),
             },
@@ -201,7 +221,10 @@ export function createOpenApiDocument(routes: readonly Route[], version: string,
       }),
     ),
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, crc_live_…' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, crc_live_…' },
+        apiKeyInQuery: KEY_IN_QUERY_SCHEME,
+      },
       schemas: strip(components as Record<string, Json>),
     },
   };

@@ -17,7 +17,7 @@ function expecting<T extends z.ZodType>(schema: T, expectation: string): T {
 }
 
 /** The expectation of a schema, also when a route wrapped it afterwards (`date(…).optional()`). */
-function expectationOf(schema: z.ZodType): string | undefined {
+export function expectationOf(schema: z.ZodType): string | undefined {
   let current: z.ZodType = schema;
   while (!expectations.has(current) && (current instanceof z.ZodOptional || current instanceof z.ZodDefault)) {
     current = current.unwrap() as z.ZodType;

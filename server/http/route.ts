@@ -25,8 +25,8 @@ export interface Representation {
 
 /**
  * Another way to write a route's data than the JSON envelope, picked with `?format=` (an HTML
- * page for an audit file; CSV next). Everything else stays the route's: parameters, access,
- * quota, caching and ETag, the handler and its data.
+ * page for an audit file, CSV for a spreadsheet). Everything else stays the route's: parameters,
+ * access, quota, caching and ETag, the handler and its data.
  */
 export interface Format<T, Q> {
   /** The content type, e.g. `text/html; charset=utf-8`. */
@@ -35,12 +35,29 @@ export interface Format<T, Q> {
   description: string;
   /** Headers it needs beyond the API's own (a page's content security policy). */
   headers?: Readonly<Record<string, string>>;
-  render(data: T, query: Q): string;
+  /** Parameters it needs besides the route's own (CSV's `locale`): every route that offers it takes them. */
+  query?: QueryShape;
+  /** Whether `Accept` may ask for it when `format` is left out (answers then vary by Accept). */
+  negotiable?: boolean;
+  /** Whether a request for it may carry the key as `key=` in the query string (what a spreadsheet fetches by URL alone). */
+  keyInQuery?: boolean;
+  /** Writes the data; `response` is the route's answer schema, for a format laid out from it (CSV's columns). */
+  render(data: T, query: Q, response: z.ZodType<T>): string;
+}
+
+/** What the router, the access rules and the documents know of a format. */
+export interface FormatInfo {
+  readonly type: string;
+  readonly description: string;
+  readonly negotiable: boolean;
+  readonly keyInQuery: boolean;
 }
 
 /** The representation every route has, and the one given when `format` is left out. */
 export const DEFAULT_FORMAT = 'json';
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** The media type of the JSON answers, for content negotiation. */
+export const JSON_MEDIA_TYPE = 'application/json';
+const JSON_TYPE = `${JSON_MEDIA_TYPE}; charset=utf-8`;
 
 export interface RouteSpec<S extends QueryShape, T> {
   path: string;
@@ -91,7 +108,7 @@ export interface Route {
   /** The 404 this route can answer, in words, or null when it never does. */
   readonly notFound: string | null;
   /** The representations besides JSON, by `format` value. */
-  readonly formats: Readonly<Record<string, { readonly type: string; readonly description: string }>>;
+  readonly formats: Readonly<Record<string, FormatInfo>>;
   readonly staleWhen?: (drop: () => void) => void;
   parse(raw: RawQuery): Record<string, unknown>;
   handle(query: Record<string, unknown>, scope: RequestScope): Promise<unknown>;
@@ -99,13 +116,27 @@ export interface Route {
   represent(data: unknown, query: Record<string, unknown>): Representation;
 }
 
-/** The route's parameters, with `format` when it has representations besides JSON. */
-function queryWithFormat<S extends QueryShape>(query: S, formats: Record<string, { description: string }>): QueryShape {
+/**
+ * The route's parameters, with `format` when it has representations besides JSON, and the
+ * parameters those representations need (declared once by the format, not by each route).
+ */
+function queryWithFormat<S extends QueryShape>(query: S, formats: Record<string, { description: string; query?: QueryShape }>): QueryShape {
   const names = Object.keys(formats);
   if (names.length === 0) return query;
   if ('format' in query) throw new Error('A route with formats takes "format" itself: do not declare it');
   const choices = names.map((name) => `${name}: ${formats[name]?.description}`).join('; ');
-  return { ...query, format: oneOf([DEFAULT_FORMAT, ...names], `How to write the answer. json: the envelope (default); ${choices}.`, DEFAULT_FORMAT) };
+  const out: QueryShape = {
+    ...query,
+    format: oneOf([DEFAULT_FORMAT, ...names], `How to write the answer. json: the envelope (default); ${choices}.`, DEFAULT_FORMAT),
+  };
+  for (const [name, format] of Object.entries(formats)) {
+    for (const [param, schema] of Object.entries(format.query ?? {})) {
+      // Two formats may share a parameter, but not take over one the route (or another format) means otherwise.
+      if (param in out && out[param] !== schema) throw new Error(`Format "${name}" takes "${param}", which the route already takes`);
+      out[param] = schema;
+    }
+  }
+  return out;
 }
 
 export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Route {
@@ -125,7 +156,12 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     quota: spec.access === 'key' && (spec.quota ?? true),
     rateLimit: spec.rateLimit ?? true,
     notFound: spec.notFound ?? null,
-    formats: Object.fromEntries(Object.entries(formats).map(([name, f]) => [name, { type: f.type, description: f.description }])),
+    formats: Object.fromEntries(
+      Object.entries(formats).map(([name, f]) => [
+        name,
+        { type: f.type, description: f.description, negotiable: f.negotiable ?? false, keyInQuery: f.keyInQuery ?? false },
+      ]),
+    ),
     staleWhen: spec.staleWhen,
     parse(raw) {
       const parsed = parseQuery(query, raw);
@@ -135,7 +171,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     handle: (parsed, scope) => spec.handle(parsed as ParsedQuery<S>, scope),
     represent(data, parsed) {
       const format = typeof parsed.format === 'string' && parsed.format !== DEFAULT_FORMAT ? formats[parsed.format] : undefined;
-      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>), type: format.type, headers: format.headers ?? {} };
+      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>, spec.response), type: format.type, headers: format.headers ?? {} };
       return { text: JSON.stringify(spec.raw ? data : { success: true, data }), type: JSON_TYPE, headers: {} };
     },
   };

@@ -4,14 +4,12 @@
  * depending on what the client accepts.
  */
 import type Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { PLAN_IDS } from '../../shared/plans';
 import type { createAccessRequestsStore } from '../store/access-requests';
-import { badRequest, HttpError } from '../http/errors';
-
-const BODY_LIMIT_KB = 16;
+import { badRequest } from '../http/errors';
+import { parseBody } from '../http/middleware/body';
 
 const optionalText = (max: number) =>
   z
@@ -57,17 +55,7 @@ function thankYouPage(name: string): string {
 }
 
 export function mountRequestAccess(router: Router, requests: ReturnType<typeof createAccessRequestsStore>): void {
-  // The only route that takes a body: parsed here, so no other request pays for a parser.
-  const body = bodyParser({
-    enableTypes: ['json', 'form'],
-    jsonLimit: `${BODY_LIMIT_KB}kb`,
-    formLimit: `${BODY_LIMIT_KB}kb`,
-    // The parser's own errors carry a status but are not marked safe to show: say plainly what was wrong.
-    onError(error) {
-      if ((error as { status?: unknown }).status === 413) throw new HttpError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT_KB} KB`);
-      throw badRequest('The body is not valid JSON or form data');
-    },
-  });
+  const body = parseBody(['json', 'form'], 'The body is not valid JSON or form data');
   router.post('/request-access', body, async (ctx: Context) => {
     const input = parseAccessRequest((ctx.request as { body?: unknown }).body);
     const id = await requests.add(input);

@@ -26,7 +26,7 @@ interface StatusError {
   message?: string;
 }
 
-function asHttpError(error: unknown): HttpError | null {
+export function asHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   // A database that cannot be reached is an outage, not a bug: 503 (logged below like any 5xx).
   if (isDatabaseUnreachable(error)) return new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);

@@ -7,6 +7,7 @@ import { rankInstitutions } from '../../domain/ranking';
 import type { BankingStore } from '../../store/banking';
 import type { RatesStore } from '../../store/rates';
 import { notFound } from '../errors';
+import { csvFormat } from '../formats/csv';
 import { date, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
 
@@ -38,6 +39,7 @@ export function bankingRoutes({ banking, rates }: { banking: BankingStore; rates
       response: BankingRatesSchema,
       example: { type: 'public_bank' },
       notFound: 'No snapshot for that day.',
+      formats: { csv: csvFormat },
       handle: ({ date, type }, { today }) => snapshot(date, today, type),
     }),
     defineRoute({
@@ -51,6 +53,7 @@ export function bankingRoutes({ banking, rates }: { banking: BankingStore; rates
       response: BestRateSchema,
       example: { operation: 'sell' },
       notFound: 'Nothing to rank for that day and group.',
+      formats: { csv: csvFormat },
       handle: async ({ operation, date, type }, { today }) => {
         const { date: day, institutions } = await snapshot(date, today, type);
         const official = await rates.byDate(day);

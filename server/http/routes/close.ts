@@ -12,6 +12,7 @@ import { MonthCloseSchema } from '../../../shared/schemas';
 import { closeMonth, isAfterMonthOf, monthBounds, monthOf } from '../../domain/month-close';
 import type { RatesStore } from '../../store/rates';
 import { badRequest, notFound } from '../errors';
+import { csvFormat } from '../formats/csv';
 import { yearMonth } from '../params';
 import { defineRoute, type Route } from '../route';
 
@@ -30,6 +31,7 @@ export function closeRoutes({ rates }: { rates: RatesStore }): Route[] {
       response: MonthCloseSchema,
       example: { month: '2025-01' },
       notFound: 'The month has no record.',
+      formats: { csv: csvFormat },
       handle: async ({ month }, { today }) => {
         // Checked here rather than in the schema: "the current month" depends on the request's day.
         if (isAfterMonthOf(month, today)) {

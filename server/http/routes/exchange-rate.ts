@@ -6,6 +6,7 @@ import { analyze } from '../../domain/analytics';
 import { chartOfColumns } from '../../domain/chart';
 import type { RatesStore } from '../../store/rates';
 import { notFound } from '../errors';
+import { csvFormat } from '../formats/csv';
 import { date, integer, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
 import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
@@ -58,6 +59,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       response: z.array(ExchangeRateSchema),
       example: { days: '7' },
       notFound: 'No rate has been stored yet.',
+      formats: { csv: csvFormat },
       handle: async ({ days }, { today }) => {
         const window = await lastDays(rates, today, days);
         return rates.range(window.from, window.to);
@@ -74,6 +76,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       check: (query) => checkFromTo(query, range.maxSpanDays),
       response: z.array(ExchangeRateSchema),
       example: { from: '2025-01-01', to: '2025-01-31' },
+      formats: { csv: csvFormat },
       handle: ({ from, to }) => rates.range(from, to),
     }),
 
@@ -118,6 +121,7 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       check: (query) => checkFromTo(query),
       response: z.array(PeriodStatsSchema),
       example: { period: 'monthly', from: '2024-01-01', to: '2024-12-31' },
+      formats: { csv: csvFormat },
       handle: ({ period, from, to }) => rates.periodStats(period, from, to),
     }),
 

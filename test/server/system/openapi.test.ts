@@ -170,14 +170,21 @@ describe('OpenAPI document', () => {
       }
     });
 
-    it('has the x-api-key scheme, required everywhere but the public routes', () => {
-      expect(doc.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }) });
+    it('has the x-api-key scheme, required everywhere but the public routes (CSV answers also take key= in the query)', () => {
+      expect(doc.components.securitySchemes).toEqual({
+        apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+        apiKeyInQuery: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }),
+      });
       expect(doc.security).toEqual([{ apiKey: [] }]);
       for (const r of t.app.routes) {
         const op = operation(r.path);
         if (PUBLIC_PATHS.includes(r.path)) {
           expect([r.path, op.security]).toEqual([r.path, []]);
           expect(op.responses).not.toHaveProperty('401');
+        } else if (r.formats.csv) {
+          // Either the header or, for the CSV answer, `key=` in the query string.
+          expect([r.path, op.security]).toEqual([r.path, [{ apiKey: [] }, { apiKeyInQuery: [] }]]);
+          expect(op.responses).toHaveProperty('401');
         } else {
           // No override: the document-wide requirement (the key) applies.
           expect([r.path, op.security ?? doc.security]).toEqual([r.path, [{ apiKey: [] }]]);

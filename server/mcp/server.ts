@@ -1,0 +1,53 @@
+/**
+ * The MCP server both transports run: `tools/list` answers the definitions, `tools/call` turns the
+ * arguments into the route's raw query and hands it to an executor (in-process on the HTTP
+ * transport, the REST API on stdio).
+ *
+ * A result is two text items, the one-line summary first and then the route's `data` as JSON,
+ * plus `structuredContent: { data }` (matching the tool's output schema). An error is a tool error
+ * (`isError: true`) whose one text item is `CODE: message`, as the REST envelope has them.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { RawQuery, Route } from '../http/route';
+import { version } from '../version';
+import { toRawQuery } from './arguments';
+import type { ToolDefinition } from './definitions';
+
+/** What running a tool's route came to. */
+export type Outcome = { ok: true; data: unknown } | { ok: false; error: string };
+
+/** Runs a route with a raw query; never throws for the route's own refusals (they are outcomes). */
+export type Execute = (route: Route, raw: RawQuery) => Promise<Outcome>;
+
+const INSTRUCTIONS =
+  'The official USD/CRC exchange rate of the Banco Central de Costa Rica (colones per US dollar, buy and sell), every calendar day since 1983, with conversions, statistics, month closes, window rates of banks and a market summary. Dates are YYYY-MM-DD, in Costa Rica time.';
+
+export function errorText(code: string, message: string): string {
+  return `${code}: ${message}`;
+}
+
+function toolResult(definition: ToolDefinition, outcome: Outcome): CallToolResult {
+  if (!outcome.ok) return { content: [{ type: 'text', text: outcome.error }], isError: true };
+  return {
+    content: [
+      { type: 'text', text: definition.spec.summarize(outcome.data) },
+      { type: 'text', text: JSON.stringify(outcome.data) },
+    ],
+    structuredContent: { data: outcome.data },
+  };
+}
+
+export function createToolServer(definitions: readonly ToolDefinition[], execute: Execute): Server {
+  const byName = new Map(definitions.map((d) => [d.spec.name, d]));
+  const server = new Server({ name: 'crc-rates', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions.map((d) => d.tool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const definition = byName.get(request.params.name);
+    // Not a tool error: the call names no tool at all (the protocol's own error, as the spec asks).
+    if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const outcome = await execute(definition.route, toRawQuery(request.params.arguments, definition.spec.params));
+    return toolResult(definition, outcome);
+  });
+  return server;
+}

@@ -1,0 +1,106 @@
+/**
+ * The MCP tools: which route each one runs, which of the route's parameters it takes, and the
+ * line of text that sums up its answer. Everything else (description, input and output schemas,
+ * validation, the answer itself) comes from the route (definitions.ts).
+ *
+ * A summary is in English, except where the tool takes a `locale` and the answer is in Spanish
+ * (`get_insights`, whose data says its locale). Dates stay ISO, amounts are written as in the
+ * statistical insight text (`₡509.80`).
+ */
+import type { Analytics, BestRate, Conversion, ExchangeRate, Insights, MonthClose, Verdict } from '../../shared/types';
+import { formatDateRange, formatMoney, formatNumber, formatPercent } from '../domain/insights/format';
+
+export interface ToolSpec {
+  readonly name: string;
+  /** The route it runs, as in the route list (under /api/v1). */
+  readonly path: string;
+  /** The route's parameters it takes, by their REST names; the others keep their defaults. */
+  readonly params: readonly string[];
+  /** One line about the route's data, for people (and for a model, before the JSON). */
+  summarize(data: unknown): string;
+}
+
+/** The route's response schema guarantees the data's shape: the one place it is taken on trust. */
+function tool<T>(spec: { name: string; path: string; params: readonly string[]; summarize: (data: T) => string }): ToolSpec {
+  return { ...spec, summarize: (data) => spec.summarize(data as T) };
+}
+
+const money = (value: number) => formatMoney(value, 'en');
+const buySell = (r: { buy: number; sell: number }) => `buy ${money(r.buy)}, sell ${money(r.sell)}`;
+const amount = (value: number, currency: string) => (currency === 'CRC' ? money(value) : `${formatNumber(value, 'en', { decimals: 2 })} ${currency}`);
+
+const VERDICT_TEXT: Record<'es' | 'en', Record<Verdict, string>> = {
+  es: { appreciation: 'el colón se apreció', depreciation: 'el colón se depreció', stable: 'el colón se mantuvo estable' },
+  en: { appreciation: 'the colón appreciated', depreciation: 'the colón depreciated', stable: 'the colón held steady' },
+};
+
+function insightLine(data: Insights): string {
+  const { locale, verdict, from, to, metrics } = data;
+  const range = formatDateRange(from, to, locale);
+  const sell = metrics.sell;
+  const move = `${formatMoney(sell.first, locale)} → ${formatMoney(sell.last, locale)} (${formatPercent(sell.changePercent, locale, { signed: true })})`;
+  if (locale === 'es') return `${range[0]?.toUpperCase()}${range.slice(1)}, ${VERDICT_TEXT.es[verdict]}: venta ${move}`;
+  return `${range}: ${VERDICT_TEXT.en[verdict]}, sell ${move}`;
+}
+
+export const TOOLS: readonly ToolSpec[] = [
+  tool<ExchangeRate>({
+    name: 'get_latest_rate',
+    path: '/exchange-rate/latest',
+    params: [],
+    summarize: (r) => `Latest official rate, ${r.date}: ${buySell(r)}`,
+  }),
+  tool<ExchangeRate>({
+    name: 'get_rate',
+    path: '/exchange-rate',
+    params: ['date'],
+    summarize: (r) => `Official rate for ${r.date}: ${buySell(r)}`,
+  }),
+  tool<Conversion>({
+    name: 'convert',
+    path: '/convert',
+    params: ['amount', 'from', 'to', 'rate', 'date'],
+    summarize: (c) => `${amount(c.amount, c.from)} = ${amount(c.result, c.to)} at the official ${c.rate} rate of ${c.date} (${money(c.rateValue)} per USD)`,
+  }),
+  tool<ExchangeRate[]>({
+    name: 'get_history',
+    path: '/exchange-rate/history',
+    params: ['days'],
+    summarize: (records) => {
+      const [first, last] = [records[0], records.at(-1)];
+      if (!first || !last) return 'No official rate in the window';
+      return `${records.length} official rates from ${first.date} to ${last.date}: sell ${money(first.sell)} → ${money(last.sell)}`;
+    },
+  }),
+  tool<Analytics>({
+    name: 'get_analytics',
+    path: '/exchange-rate/analytics',
+    params: ['days', 'from', 'to'],
+    summarize: ({ from, to, count, sell }) =>
+      `Sell rate from ${from} to ${to} (${count} records): average ${money(sell.average)}, min ${money(sell.min)}, max ${money(sell.max)}, change ${formatPercent(sell.changePercent, 'en', { signed: true })}, trend ${sell.trend}`,
+  }),
+  tool<MonthClose>({
+    name: 'get_month_close',
+    path: '/exchange-rate/close',
+    params: ['month'],
+    summarize: (m) =>
+      `${m.month}: ${m.daysPresent} of ${m.daysInMonth} days with a rate${m.complete ? ' (complete)' : ''}; ${
+        m.closing ? `closing rate ${buySell(m.closing)}` : "no rate on the month's last day"
+      }; average sell ${money(m.sell.average)}`,
+  }),
+  tool<BestRate>({
+    name: 'get_best_institution',
+    path: '/banking/best',
+    params: ['operation', 'type'],
+    summarize: ({ operation, date, best }) =>
+      operation === 'buy'
+        ? `Best place to sell dollars on ${date}: ${best.name}, which buys at ${money(best.buy)}`
+        : `Best place to buy dollars on ${date}: ${best.name}, which sells at ${money(best.sell)}`,
+  }),
+  tool<Insights>({
+    name: 'get_insights',
+    path: '/insights',
+    params: ['days', 'locale'],
+    summarize: insightLine,
+  }),
+];
