@@ -139,11 +139,6 @@ export interface RouteParams {
      * Default `es`.
      */
     locale?: 'es' | 'en';
-    /**
-     * How to write the answer. json: the envelope (default); html: the same facts as a printable page (in the language of `locale`), for an audit file.
-     * Default `json`.
-     */
-    format?: 'json' | 'html';
   };
   /**
    * The revisions of the days of a span (`GET /exchange-rate/revisions`).
@@ -262,7 +257,7 @@ export const QUERY_NAMES = {
   '/exchange-rate/stats': ['period', 'from', 'to'],
   '/exchange-rate/chart': ['days', 'points'],
   '/exchange-rate/close': ['month'],
-  '/exchange-rate/provenance': ['date', 'locale', 'format'],
+  '/exchange-rate/provenance': ['date', 'locale'],
   '/exchange-rate/revisions': ['from', 'to'],
   '/convert': ['amount', 'from', 'to', 'rate', 'date'],
   '/banking/rates': ['date', 'type'],

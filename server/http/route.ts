@@ -99,6 +99,11 @@ export interface Route {
   readonly description?: string;
   readonly access: 'key' | 'public';
   readonly query: QueryShape;
+  /**
+   * The parameters of the data alone, without `format` and what other formats add: what a client
+   * reading the JSON envelope sends (the SDK's types).
+   */
+  readonly dataQuery: QueryShape;
   readonly response: z.ZodType;
   readonly example?: Record<string, string>;
   readonly cache: boolean;
@@ -149,6 +154,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     description: spec.description,
     access: spec.access,
     query,
+    dataQuery: spec.query,
     response: spec.response,
     example: spec.example,
     cache: spec.cache ?? true,

@@ -2,7 +2,8 @@
  * Writes the SDK's request parameter types from the server's routes: per path, each query
  * parameter with its TypeScript type (literal unions for enumerations, `DateInput` for days),
  * whether it may be left out, and its description, bounds and default as JSDoc. Everything is
- * read from the route's query shape, through the JSON Schema zod derives from it (the same one the
+ * read from the route's query shape (the data's parameters: the SDK reads JSON, so `format` and
+ * what other formats add are left out), through the JSON Schema zod derives from it (the same one the
  * OpenAPI document shows), so the SDK cannot say something the server does not check.
  */
 import { z } from 'zod';
@@ -114,7 +115,7 @@ function comment(lines: readonly string[], indent: string): string {
 }
 
 function routeType(route: Route): string {
-  const params = Object.entries(route.query).map(([name, schema]) => paramOf(route, name, schema));
+  const params = Object.entries(route.dataQuery).map(([name, schema]) => paramOf(route, name, schema));
   const doc = comment([`${route.summary} (\`GET ${route.path}\`).`, ...(route.description ? ['', route.description] : [])], '  ');
   if (params.length === 0) return `${doc}  ${quote(route.path)}: Record<string, never>;`;
   const members = params.map((p) => `${comment(p.doc, '    ')}    ${key(p.name)}${p.optional ? '?' : ''}: ${p.type};`);
@@ -122,7 +123,7 @@ function routeType(route: Route): string {
 }
 
 function namesEntry(route: Route): string {
-  return `  ${quote(route.path)}: [${Object.keys(route.query).map(quote).join(', ')}],`;
+  return `  ${quote(route.path)}: [${Object.keys(route.dataQuery).map(quote).join(', ')}],`;
 }
 
 /** The whole file, for these routes in their order. */
