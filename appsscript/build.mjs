@@ -9,9 +9,15 @@
  * - Sidebar.html: sidebar.html with its CSS and its bundled script inlined.
  * - appsscript.json: the manifest, with the API origin in `urlFetchWhitelist`.
  *
- * Options: `--out DIR` (default appsscript/dist). Environment: `CRC_RATES_PUBLIC_URL` replaces the
- * public API address (and its whitelist entry); `CRC_RATES_URL_ALLOWLIST` adds comma-separated
- * https prefixes to the whitelist (a self-hosted server: https://rates.example.com/).
+ * Options:
+ * - `--out DIR`: where to write (default appsscript/dist).
+ * - `--base-url https://rates.example.com`: a self-hosted server as the default address of this
+ *   copy of the add-on (`/api/v1` is added to a bare server address) and as the only entry of
+ *   `urlFetchWhitelist`. The environment variable `CRC_RATES_PUBLIC_URL` does the same.
+ * - `--allow https://other.example.org` (repeatable, or comma-separated): more servers the sheet
+ *   may be pointed at in Settings → Advanced. The environment variable `CRC_RATES_URL_ALLOWLIST`
+ *   does the same.
+ * Apps Script only fetches https addresses that the manifest allows, so both must be https.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,16 +36,35 @@ function fail(message) {
   process.exit(1);
 }
 
-function outDir() {
-  const i = process.argv.indexOf('--out');
-  return i > 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : path.join(here, 'dist');
+/** `--name value` and `--name=value`, every occurrence; an option with no value is an error. */
+function options(argv) {
+  const known = new Set(['out', 'base-url', 'allow']);
+  const found = { out: [], 'base-url': [], allow: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m || !known.has(m[1])) fail(`unknown argument "${argv[i]}" (options: --out DIR, --base-url https://…, --allow https://…)`);
+    const value = m[2] ?? argv[++i];
+    if (value === undefined || value.startsWith('--')) fail(`--${m[1]} needs a value`);
+    found[m[1]].push(value);
+  }
+  return found;
 }
+
+const HTTPS = /^(https:\/\/[a-z0-9.-]+(?::\d{1,5})?)(\/[^?#\s]*)?$/i;
 
 /** `https://host/api/v1` → `https://host/` (a whitelist prefix needs https and a path). */
 function allowPrefix(url, name) {
-  const m = /^(https:\/\/[^/?#\s]+)(\/[^?#\s]*)?$/i.exec(url.trim());
+  const m = HTTPS.exec(url.trim());
   if (!m) fail(`${name} must be an https:// address (got "${url}")`);
   return `${m[1].toLowerCase()}/`;
+}
+
+/** The API address as the add-on uses it: `https://host/api/v1`, no trailing slash; a bare server gets `/api/v1`. */
+function apiBase(url, name) {
+  const m = HTTPS.exec(url.trim());
+  if (!m) fail(`${name} must be an https:// address (got "${url}")`);
+  const rest = (m[2] ?? '').replace(/\/+$/, '');
+  return `${m[1].toLowerCase()}${rest === '' ? '/api/v1' : rest}`;
 }
 
 // ---- Entry points: the exports of main.ts, with their parameters and JSDoc from the source.
@@ -114,17 +139,24 @@ async function bundle(entry, options) {
 }
 
 async function main() {
-  const out = outDir();
+  const args = options(process.argv.slice(2));
+  if (args.out.length > 1 || args['base-url'].length > 1) fail('--out and --base-url may be given once');
+  const out = args.out[0] ? path.resolve(args.out[0]) : path.join(here, 'dist');
   const manifest = JSON.parse(readFileSync(path.join(here, 'appsscript.json'), 'utf8'));
-  const publicUrl = process.env.CRC_RATES_PUBLIC_URL?.trim() || null;
+  const [baseName, baseUrl] = args['base-url'][0]
+    ? ['--base-url', args['base-url'][0]]
+    : ['CRC_RATES_PUBLIC_URL', process.env.CRC_RATES_PUBLIC_URL?.trim() || null];
   const define = {};
-  if (publicUrl) {
-    const prefix = allowPrefix(publicUrl, 'CRC_RATES_PUBLIC_URL');
-    define.__CRC_RATES_PUBLIC_URL__ = JSON.stringify(publicUrl.replace(/\/+$/, ''));
-    manifest.urlFetchWhitelist = [prefix];
+  if (baseUrl) {
+    define.__CRC_RATES_PUBLIC_URL__ = JSON.stringify(apiBase(baseUrl, baseName));
+    manifest.urlFetchWhitelist = [allowPrefix(baseUrl, baseName)];
   }
-  for (const extra of (process.env.CRC_RATES_URL_ALLOWLIST ?? '').split(',').filter((s) => s.trim())) {
-    manifest.urlFetchWhitelist = [...new Set([...(manifest.urlFetchWhitelist ?? []), allowPrefix(extra, 'CRC_RATES_URL_ALLOWLIST')])];
+  const extras = [
+    ...args.allow.flatMap((a) => a.split(',')).map((url) => [url, '--allow']),
+    ...(process.env.CRC_RATES_URL_ALLOWLIST ?? '').split(',').map((url) => [url, 'CRC_RATES_URL_ALLOWLIST']),
+  ].filter(([url]) => url.trim());
+  for (const [extra, name] of extras) {
+    manifest.urlFetchWhitelist = [...new Set([...(manifest.urlFetchWhitelist ?? []), allowPrefix(extra, name)])];
   }
 
   const code = await bundle('appsscript/src/main.ts', { globalName: GLOBAL, platform: 'neutral', define });
@@ -165,6 +197,9 @@ async function main() {
   writeFileSync(path.join(out, 'Sidebar.html'), html);
   writeFileSync(path.join(out, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`addon:build: ${path.relative(process.cwd(), out) || '.'}/ Code.js (${entries.length} entry points), Sidebar.html, appsscript.json`);
+  console.log(
+    `addon:build: default API address ${baseUrl ? apiBase(baseUrl, baseName) : 'the public service'}; urlFetchWhitelist ${manifest.urlFetchWhitelist.join(', ')}`,
+  );
 }
 
 main().catch((error) => fail(error?.stack ?? String(error)));

@@ -7,7 +7,7 @@
 import { readEnvelope } from '../../shared/envelope';
 import type { ErrorCode } from '../../shared/errors';
 import { retryAfterSeconds } from '../../shared/retry-after';
-import { formatReset, type Messages } from './messages';
+import { formatUtc, type Messages } from './messages';
 
 export interface HttpAnswer {
   status: number;
@@ -78,7 +78,7 @@ export function readAnswer<T>(answer: HttpAnswer | undefined, baseUrl: string, t
     case 'QUOTA_EXCEEDED': {
       const retry = secondsToWait(answer.headers, now);
       const reset = header(answer.headers, 'X-Quota-Reset') ?? (retry !== null ? new Date(now + retry * 1000).toISOString() : '');
-      throw new ApiError(t.quotaExceeded(formatReset(reset)), answer.status, code);
+      throw new ApiError(t.quotaExceeded(formatUtc(reset)), answer.status, code);
     }
     case 'RATE_LIMITED':
       throw new ApiError(t.rateLimited(secondsToWait(answer.headers, now) ?? 60), answer.status, code);

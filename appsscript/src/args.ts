@@ -3,6 +3,7 @@
  * range is a 2-D array, text may carry stray spaces and any case. Each reader returns the clean
  * value or throws an `ArgumentError` whose message is already in the sheet's language.
  */
+import { DECIMAL_NUMBER, isAmountWithinLimits } from '../../shared/arguments';
 import type { Currency, RateSide } from '../../shared/currencies';
 import { isBlank } from './dates';
 import type { Messages } from './messages';
@@ -16,6 +17,10 @@ export class ArgumentError extends Error {
 }
 
 const SIDES: Record<string, RateSide> = { buy: 'buy', sell: 'sell', compra: 'buy', venta: 'sell' };
+const MEASURES: Record<string, Measure> = { closing: 'closing', close: 'closing', cierre: 'closing', average: 'average', promedio: 'average' };
+
+/** What EXCHANGECLOSE gives of a month: the rate of its last calendar day, or the month's average. */
+export type Measure = 'closing' | 'average';
 const CURRENCY_NAMES: Record<string, Currency> = { USD: 'USD', CRC: 'CRC', $: 'USD', '₡': 'CRC' };
 
 /** A range where one value is expected: a 1×1 range is that value, anything larger is refused. */
@@ -33,6 +38,15 @@ export function readSide(value: unknown, t: Messages): RateSide {
   const side = SIDES[String(v).trim().toLowerCase()];
   if (!side) throw new ArgumentError(t.badSide(String(v)));
   return side;
+}
+
+/** `measure` of EXCHANGECLOSE: `closing` (or `cierre`) and `average` (or `promedio`), any case; blank → `closing`. */
+export function readMeasure(value: unknown, t: Messages): Measure {
+  const v = single(value, 'measure', t);
+  if (isBlank(v)) return 'closing';
+  const measure = MEASURES[String(v).trim().toLowerCase()];
+  if (!measure) throw new ArgumentError(t.badMeasure(String(v)));
+  return measure;
 }
 
 /** `operation` of EXCHANGEBEST: the same words as `type`, but required. */
@@ -64,17 +78,18 @@ export function readDays(value: unknown, limits: { min: number; max: number; fal
   return n;
 }
 
-const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+export type AmountCell = { kind: 'blank' } | { kind: 'amount'; amount: number } | { kind: 'invalid' } | { kind: 'outOfRange' };
 
-export type AmountCell = { kind: 'blank' } | { kind: 'amount'; amount: number } | { kind: 'invalid' };
-
-/** One cell of `amount`: a number, or text that is a plain decimal number ("100", "0.5"). */
+/**
+ * One cell of `amount`: a number, or text that is a plain decimal number ("100", "0.5"), within
+ * the API's limits (greater than 0, at most 1e12) — the converter refuses the rest, and so does
+ * the add-on, rather than answer -0.01 for -5.
+ */
 export function readAmountCell(value: unknown): AmountCell {
   if (isBlank(value)) return { kind: 'blank' };
-  if (typeof value === 'number') return Number.isFinite(value) ? { kind: 'amount', amount: value } : { kind: 'invalid' };
-  if (typeof value === 'string' && NUMBER_TEXT.test(value.trim())) {
-    const amount = Number(value.trim());
-    if (Number.isFinite(amount)) return { kind: 'amount', amount };
-  }
-  return { kind: 'invalid' };
+  // Decimal text is a number even when it overflows a double ("1e400"): out of range, not "not a number".
+  const isNumber = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL_NUMBER.test(value.trim()));
+  if (!isNumber) return { kind: 'invalid' };
+  const amount = typeof value === 'number' ? value : Number(String(value).trim());
+  return isAmountWithinLimits(amount) ? { kind: 'amount', amount } : { kind: 'outOfRange' };
 }

@@ -38,6 +38,8 @@ export const keys = {
   history: (baseUrl: string, days: number) => cacheKey(baseUrl, 'history', days),
   best: (baseUrl: string, operation: string) => cacheKey(baseUrl, 'best', operation),
   analytics: (baseUrl: string, days: number) => cacheKey(baseUrl, 'analytics', days),
+  /** A month's close figures (`2025-01`): count, last date present, average and last of each side. */
+  close: (baseUrl: string, month: string) => cacheKey(baseUrl, 'close', month),
 };
 
 /** The two calls of CacheService's `Cache` the add-on uses. */

@@ -6,6 +6,7 @@
  *
  * Everything here is pure: the zone-aware formatter comes in as a function.
  */
+import { isYearMonth, monthOf } from '../../shared/arguments';
 import { addDays, isIsoDate } from '../../shared/dates';
 
 /** `Utilities.formatDate` bound to one time zone. */
@@ -39,6 +40,20 @@ export function readDateCell(value: unknown, format: ZoneFormat): DateCell {
   }
   if (typeof value === 'string' && isIsoDate(value.trim())) return { kind: 'date', date: value.trim() };
   return { kind: 'invalid', text: String(value) };
+}
+
+export type MonthCell = { kind: 'blank' } | { kind: 'month'; month: string } | { kind: 'invalid'; text: string };
+
+/**
+ * Reads one cell as a calendar month: a date cell (any day of the month: Sheets turns a typed
+ * "2025-01" into the date 2025-01-01), `YYYY-MM` text, `YYYY-MM-DD` text or a date serial number.
+ * Whether the month is after the current one is the caller's check (it needs today).
+ */
+export function readMonthCell(value: unknown, format: ZoneFormat): MonthCell {
+  if (typeof value === 'string' && isYearMonth(value.trim())) return { kind: 'month', month: value.trim() };
+  const day = readDateCell(value, format);
+  if (day.kind === 'date') return { kind: 'month', month: monthOf(day.date) };
+  return day;
 }
 
 /** Memoises a formatter by instant: a column of 1,000 date cells holds few distinct days. */

@@ -1,17 +1,19 @@
 /// <reference types="google-apps-script" />
 /**
- * The Apps Script side of an `Env`: document properties, the document cache, the spreadsheet's
- * locale and zone, and UrlFetchApp. Custom functions run without the user's authorisation, so
- * only services open to them are touched here: PropertiesService (document), CacheService,
- * read-only SpreadsheetApp, Utilities and UrlFetchApp.
+ * The Apps Script side of an `Env`: document properties (the settings and the last known good
+ * copy, read with one getProperties), the document cache, the spreadsheet's locale and zone, and
+ * UrlFetchApp. Custom functions run without the user's authorisation, so only services open to
+ * them are touched here: PropertiesService (document), CacheService, read-only SpreadsheetApp,
+ * Utilities and UrlFetchApp.
  */
 import { TIME_ZONE } from '../../shared/limits';
+import type { Env } from './answers';
 import { ApiError, originOf, type HttpAnswer } from './api';
 import { createStore } from './cache';
 import { PROPERTY } from './config';
 import { memoFormat } from './dates';
+import { createLastGood, type LastGood } from './lastgood';
 import { localeOf, messages, type Locale, type Messages } from './messages';
-import type { Env } from './service';
 import { effectiveBaseUrl, normalizeBaseUrl, type StoredSettings } from './settings';
 
 export interface Sheet {
@@ -27,11 +29,26 @@ export function sheet(): Sheet {
   return { locale, t: messages(locale), timeZone: active?.getSpreadsheetTimeZone() || TIME_ZONE };
 }
 
-export function readSettings(): StoredSettings {
-  const props = PropertiesService.getDocumentProperties().getProperties();
+/** The document's properties, read once: the settings and the last known good copy come from the same snapshot. */
+export interface DocumentState {
+  settings: StoredSettings;
+  lastGood: LastGood;
+}
+
+function settingsFrom(props: Record<string, string>): StoredSettings {
   const apiKey = (props[PROPERTY.apiKey] ?? '').trim();
   const baseUrl = (props[PROPERTY.baseUrl] ?? '').trim();
   return { apiKey: apiKey || null, baseUrl: baseUrl || null };
+}
+
+export function readDocument(): DocumentState {
+  const store = PropertiesService.getDocumentProperties();
+  const all = store.getProperties();
+  return { settings: settingsFrom(all), lastGood: createLastGood(store, all, () => Date.now()) };
+}
+
+export function readSettings(): StoredSettings {
+  return settingsFrom(PropertiesService.getDocumentProperties().getProperties());
 }
 
 export function writeSettings(settings: StoredSettings): void {
@@ -68,7 +85,7 @@ export function fetchAll(urls: readonly string[], apiKey: string, baseUrl: strin
 
 export function gasEnv(): Env {
   const { locale, t, timeZone } = sheet();
-  const stored = readSettings();
+  const { settings: stored, lastGood } = readDocument();
   const baseUrl = effectiveBaseUrl(normalizeBaseUrl(stored.baseUrl, t));
   const apiKey = stored.apiKey;
   const format = memoFormat((date, pattern) => Utilities.formatDate(date, timeZone, pattern));
@@ -80,6 +97,7 @@ export function gasEnv(): Env {
     baseUrl,
     apiKey,
     store: createStore(CacheService.getDocumentCache(), () => Date.now()),
+    lastGood,
     fetch: (urls) => fetchAll(urls, apiKey ?? '', baseUrl, t),
     now: () => Date.now(),
   };

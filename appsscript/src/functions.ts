@@ -1,9 +1,10 @@
 /**
- * The custom functions. Each is a thin call into `service.ts` with an Env built from the Apps
+ * The six custom functions. Each is a thin call into `service.ts` with an Env built from the Apps
  * Script services. The JSDoc blocks are what Sheets shows as help while typing a formula: the
  * build copies them onto the top-level stubs it generates (esbuild drops comments), so keep
  * them here, with `@customfunction`, one `@param` per parameter and an example in each.
  */
+import { exchangeClose } from './close';
 import { gasEnv } from './env';
 import { exchangeAnalytics, exchangeBest, exchangeConvert, exchangeHistory, exchangeRate } from './service';
 
@@ -32,6 +33,19 @@ export function EXCHANGERATE(date?: unknown, type?: unknown) {
  */
 export function EXCHANGECONVERT(amount?: unknown, from?: unknown, to?: unknown, type?: unknown, date?: unknown) {
   return exchangeConvert(gasEnv(), amount, from, to, type, date);
+}
+
+/**
+ * The official rate a month closes with: the rate of its last calendar day (default), or the average of the month. For closing the books.
+ *
+ * @param {Date|string} month The month: a date cell (any day of it), "YYYY-MM" text, or a whole range of them (answered with one request, in the same shape). Not after the current month. Examples: A2, A2:A13, "2025-01".
+ * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Example: "buy".
+ * @param {string} measure Optional. "closing" (default): the rate of the month's last calendar day, #N/A while that day has none (the month is not complete); "average": the average of the month's daily rates. "cierre" and "promedio" work too. Example: "average".
+ * @return {number} CRC per 1 USD, or one figure per cell of the range.
+ * @customfunction
+ */
+export function EXCHANGECLOSE(month?: unknown, type?: unknown, measure?: unknown) {
+  return exchangeClose(gasEnv(), month, type, measure);
 }
 
 /**

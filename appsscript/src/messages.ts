@@ -4,7 +4,11 @@
  * what to do next; cell messages are short, because they sit in a cell next to the data.
  */
 
+import { ARGUMENT_RULES } from '../../shared/arguments';
+
 export type Locale = 'es' | 'en';
+
+const rules = ARGUMENT_RULES;
 
 export function localeOf(spreadsheetLocale: string | null | undefined): Locale {
   return /^es(?:[_-]|$)/i.test(String(spreadsheetLocale ?? '').trim()) ? 'es' : 'en';
@@ -14,6 +18,7 @@ const en = {
   // Where the settings live, as the Sheets menu names it.
   settingsPath: 'Extensions → CRC Rates → Settings',
   menuSettings: 'Settings',
+  menuFreeze: 'Freeze selected values',
 
   // Whole-call errors (thrown: the cell shows #ERROR! and this text).
   noKey: () => `Set your API key: ${en.settingsPath}`,
@@ -34,11 +39,22 @@ const en = {
   oneCell: (name: string) => `${name} must be a single value, not a range`,
   dateNoRate: (date: string) => `No rate for ${date}`,
   dateInvalid: (got: string) => `date must be a date cell or YYYY-MM-DD text (got "${got}")`,
+  // The API's rules, in the API's words (shared/arguments.ts).
+  badAmount: (got: string) => `amount must be ${rules.en.amount} (got "${got}")`,
+  badMonth: (got: string) => `month must be a date cell or ${rules.en.month} (got "${got}")`,
+  monthAfterCurrent: (current: string, got: string) => `month ${rules.en.notAfterCurrentMonth(current)} (got "${got}")`,
+  badMeasure: (got: string) => `measure must be "closing" or "average" (got "${got}")`,
+  monthNoRate: (month: string) => `No rate in ${month}`,
+  noClosing: (month: string, lastDay: string) => `#N/A: ${month} has no closing rate: the month is not complete (${lastDay} has no rate)`,
 
   // Short texts written into one cell of a range.
   cellBadDate: 'Not a date',
   cellNoRate: 'No rate',
   cellBadAmount: 'Not a number',
+  cellAmountOutOfRange: 'Out of range',
+  cellBadMonth: 'Not a month',
+  cellFutureMonth: 'Future month',
+  cellNoClosing: '#N/A',
 
   // Table headers.
   historyHeader: ['Date', 'Buy', 'Sell'],
@@ -93,16 +109,29 @@ const en = {
     removed: 'Key removed.',
     connected: 'Connected.',
     plan: 'Plan',
-    used: 'Used this month',
-    remaining: 'Remaining',
-    resets: 'Resets on',
     perMinute: 'Requests per minute',
     networkError: 'Lost contact with Google Sheets: check your connection and try again.',
-    usage: 'Functions: =EXCHANGERATE(), =EXCHANGECONVERT(100, "USD", "CRC"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30).',
+    quotaTitle: 'Requests this month',
+    quotaUsed: (used: string, quota: string) => `${used} of ${quota} used`,
+    quotaLeft: (remaining: string) => `${remaining} left`,
+    quotaResets: (resetsOn: string) => `Resets on ${resetsOn}`,
+    quotaLoading: 'Reading this month’s usage…',
+    quotaUnavailable: (reason: string) => `This month’s usage could not be read: ${reason}`,
+    staleTitle: 'Some values are a saved copy',
+    staleBody: (count: number, savedOn: string, reason: string) =>
+      `${count === 1 ? '1 answer was' : `${count} answers were`} shown from the last good copy (from ${savedOn}) because the API failed: ${reason}. They update when the sheet recalculates and the API answers again.`,
+    usage:
+      'Functions: =EXCHANGERATE(), =EXCHANGECONVERT(100, "USD", "CRC"), =EXCHANGECLOSE("2025-01"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
   },
   badKeyFormat: 'That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.',
   badBaseUrl: (got: string) => `The API address must start with https:// (or http://) and name a server (got "${got}")`,
   keyNeededForNewAddress: 'Paste the key again to use it with a new API address.',
+
+  // Freeze selected values (a toast after the menu action).
+  freezeTitle: 'Freeze selected values',
+  freezeDone: (formulas: number, where: string) =>
+    `${formulas === 1 ? '1 formula' : `${formulas} formulas`} in ${where} replaced by ${formulas === 1 ? 'its value' : 'their values'}. To bring them back: Edit → Undo (Ctrl+Z, ⌘Z on a Mac).`,
+  freezeNothing: 'The selection has no formulas: nothing to freeze.',
 };
 
 export type Messages = typeof en;
@@ -110,6 +139,7 @@ export type Messages = typeof en;
 const es: Messages = {
   settingsPath: 'Extensiones → CRC Rates → Configuración',
   menuSettings: 'Configuración',
+  menuFreeze: 'Congelar valores seleccionados',
 
   noKey: () => `Configure su clave de API: ${es.settingsPath}`,
   keyRejected: () => `La API rechazó su clave: revísela en ${es.settingsPath}`,
@@ -130,10 +160,21 @@ const es: Messages = {
   oneCell: (name: string) => `${name} debe ser un solo valor, no un rango`,
   dateNoRate: (date: string) => `No hay tipo de cambio para ${date}`,
   dateInvalid: (got: string) => `la fecha debe ser una celda de fecha o texto AAAA-MM-DD (se recibió "${got}")`,
+  badAmount: (got: string) => `monto debe ser ${rules.es.amount} (se recibió "${got}")`,
+  badMonth: (got: string) => `mes debe ser una celda de fecha o ${rules.es.month} (se recibió "${got}")`,
+  monthAfterCurrent: (current: string, got: string) => `mes ${rules.es.notAfterCurrentMonth(current)} (se recibió "${got}")`,
+  badMeasure: (got: string) => `medida debe ser "cierre" o "promedio" (se recibió "${got}")`,
+  monthNoRate: (month: string) => `No hay tipo de cambio en ${month}`,
+  noClosing: (month: string, lastDay: string) =>
+    `#N/A: ${month} no tiene tipo de cambio de cierre: el mes no está completo (${lastDay} no tiene tipo de cambio)`,
 
   cellBadDate: 'Fecha inválida',
   cellNoRate: 'Sin tipo de cambio',
   cellBadAmount: 'No es un número',
+  cellAmountOutOfRange: 'Fuera de rango',
+  cellBadMonth: 'Mes inválido',
+  cellFutureMonth: 'Mes futuro',
+  cellNoClosing: '#N/A',
 
   historyHeader: ['Fecha', 'Compra', 'Venta'],
   bestHeader: ['Posición', 'Entidad', 'Tipo', 'Compra', 'Venta', 'vs. oficial'],
@@ -186,16 +227,28 @@ const es: Messages = {
     removed: 'Clave eliminada.',
     connected: 'Conectado.',
     plan: 'Plan',
-    used: 'Usadas este mes',
-    remaining: 'Disponibles',
-    resets: 'Se renueva el',
     perMinute: 'Solicitudes por minuto',
     networkError: 'Se perdió el contacto con Google Sheets: revise su conexión e intente de nuevo.',
-    usage: 'Funciones: =EXCHANGERATE(), =EXCHANGECONVERT(100; "USD"; "CRC"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30).',
+    quotaTitle: 'Solicitudes este mes',
+    quotaUsed: (used: string, quota: string) => `${used} de ${quota} usadas`,
+    quotaLeft: (remaining: string) => `quedan ${remaining}`,
+    quotaResets: (resetsOn: string) => `Se renueva el ${resetsOn}`,
+    quotaLoading: 'Leyendo el uso de este mes…',
+    quotaUnavailable: (reason: string) => `No se pudo leer el uso de este mes: ${reason}`,
+    staleTitle: 'Algunos valores son una copia guardada',
+    staleBody: (count: number, savedOn: string, reason: string) =>
+      `${count === 1 ? '1 respuesta se mostró' : `${count} respuestas se mostraron`} desde la última copia buena (del ${savedOn}) porque la API falló: ${reason}. Se actualizan cuando la hoja se recalcula y la API vuelve a responder.`,
+    usage:
+      'Funciones: =EXCHANGERATE(), =EXCHANGECONVERT(100; "USD"; "CRC"), =EXCHANGECLOSE("2025-01"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
   },
   badKeyFormat: 'Eso no parece una clave de CRC Rates: empieza con crc_live_ y no lleva espacios.',
   badBaseUrl: (got: string) => `La dirección de la API debe empezar con https:// (o http://) y nombrar un servidor (se recibió "${got}")`,
   keyNeededForNewAddress: 'Pegue la clave de nuevo para usarla con una dirección de API nueva.',
+
+  freezeTitle: 'Congelar valores seleccionados',
+  freezeDone: (formulas: number, where: string) =>
+    `${formulas === 1 ? '1 fórmula' : `${formulas} fórmulas`} en ${where} ${formulas === 1 ? 'se reemplazó por su valor' : 'se reemplazaron por sus valores'}. Para recuperarlas: Editar → Deshacer (Ctrl+Z, ⌘Z en Mac).`,
+  freezeNothing: 'La selección no tiene fórmulas: no hay nada que congelar.',
 };
 
 const CATALOG: Record<Locale, Messages> = { en, es };
@@ -204,8 +257,8 @@ export function messages(locale: Locale): Messages {
   return CATALOG[locale];
 }
 
-/** "2026-12-01T00:00:00.000Z" → "2026-12-01 00:00 UTC" (the quota resets at 00:00 UTC). */
-export function formatReset(iso: string): string {
+/** "2026-12-01T00:00:00.000Z" → "2026-12-01 00:00 UTC" (when the quota resets, when a copy was saved). */
+export function formatUtc(iso: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
   return m ? `${m[1]} ${m[2]} UTC` : iso;
 }

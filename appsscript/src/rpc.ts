@@ -7,9 +7,10 @@
 import { PLANS, type PlanId } from '../../shared/plans';
 import type { Usage } from '../../shared/types';
 import { buildUrl, readAnswer } from './api';
-import { fetchAll, readSettings, sheet, writeSettings } from './env';
-import { formatReset } from './messages';
-import { effectiveBaseUrl, resolveSettings, settingsView, type SettingsForm, type SettingsView } from './settings';
+import { fetchAll, readDocument, sheet, writeSettings } from './env';
+import { staleView } from './lastgood';
+import { formatUtc, type Messages } from './messages';
+import { addressChanged, effectiveBaseUrl, resolveSettings, settingsView, type SettingsForm, type SettingsView, type StoredSettings } from './settings';
 
 export interface ConnectionView extends Usage {
   baseUrl: string;
@@ -18,13 +19,24 @@ export interface ConnectionView extends Usage {
   resetsOn: string;
 }
 
+/** `/usage` with these settings: the plan, this month's count and limits (never counted against the quota). */
+function usageWith(settings: StoredSettings, t: Messages): ConnectionView {
+  if (!settings.apiKey) throw new Error(t.noKey());
+  const baseUrl = effectiveBaseUrl(settings.baseUrl);
+  const [reply] = fetchAll([buildUrl(baseUrl, '/usage')], settings.apiKey, baseUrl, t);
+  const usage = readAnswer<Usage>(reply, baseUrl, t);
+  return { ...usage, baseUrl, planLabel: PLANS[usage.plan as PlanId]?.label ?? usage.plan, resetsOn: formatUtc(usage.resetsAt) };
+}
+
 /**
- * The settings the sidebar shows: whether a key is saved (masked), and the API address.
+ * The settings the sidebar shows: whether a key is saved (masked), the API address, and whether
+ * some cells show the last known good copy.
  *
  * @return {Object} The settings view.
  */
 export function getSettings(): SettingsView {
-  return settingsView(readSettings(), sheet().locale);
+  const { settings, lastGood } = readDocument();
+  return settingsView(settings, sheet().locale, staleView(lastGood.stale()));
 }
 
 /**
@@ -35,9 +47,12 @@ export function getSettings(): SettingsView {
  */
 export function saveSettings(form: SettingsForm): SettingsView {
   const { locale, t } = sheet();
-  const next = resolveSettings(readSettings(), form ?? {}, t);
+  const { settings, lastGood } = readDocument();
+  const next = resolveSettings(settings, form ?? {}, t);
+  // The stale notice is about the old server's answers: another server starts without one.
+  if (addressChanged(settings.baseUrl, next.baseUrl, t)) lastGood.clearStale();
   writeSettings(next);
-  return settingsView(next, locale);
+  return settingsView(next, locale, staleView(lastGood.stale()));
 }
 
 /**
@@ -48,12 +63,17 @@ export function saveSettings(form: SettingsForm): SettingsView {
  */
 export function testConnection(form: SettingsForm): ConnectionView {
   const { t } = sheet();
-  const settings = resolveSettings(readSettings(), form ?? {}, t);
-  if (!settings.apiKey) throw new Error(t.noKey());
-  const baseUrl = effectiveBaseUrl(settings.baseUrl);
-  const [reply] = fetchAll([buildUrl(baseUrl, '/usage')], settings.apiKey, baseUrl, t);
-  const usage = readAnswer<Usage>(reply, baseUrl, t);
-  return { ...usage, baseUrl, planLabel: PLANS[usage.plan as PlanId]?.label ?? usage.plan, resetsOn: formatReset(usage.resetsAt) };
+  return usageWith(resolveSettings(readDocument().settings, form ?? {}, t), t);
+}
+
+/**
+ * This month's usage of the saved key, for the sidebar's meter: used, remaining, the quota and
+ * when it resets, as /usage gives them.
+ *
+ * @return {Object} Plan, quota used and remaining, and when it resets.
+ */
+export function getUsage(): ConnectionView {
+  return usageWith(readDocument().settings, sheet().t);
 }
 
 /**
@@ -63,8 +83,8 @@ export function testConnection(form: SettingsForm): ConnectionView {
  */
 export function removeKey(): SettingsView {
   const { locale } = sheet();
-  const current = readSettings();
-  const next = { apiKey: null, baseUrl: current.baseUrl };
+  const { settings, lastGood } = readDocument();
+  const next = { apiKey: null, baseUrl: settings.baseUrl };
   writeSettings(next);
-  return settingsView(next, locale);
+  return settingsView(next, locale, staleView(lastGood.stale()));
 }

@@ -1,54 +1,25 @@
 /**
- * What each custom function does, given an `Env` (the sheet's language and zone, the settings,
- * the cache and a way to fetch). `functions.ts` builds the Env from the Apps Script services;
- * tests can build it from fakes. One call makes at most one cache read, one cache write and one
- * round of requests (several only when a date column spans more than the API's range limit).
+ * What each custom function does, given an `Env` (answers.ts): the sheet's language and zone, the
+ * settings, the cache, the last known good copy and a way to fetch. `functions.ts` builds the Env
+ * from the Apps Script services; tests can build it from fakes. One call makes at most one cache
+ * read, one cache write and one round of requests (several only when a date column spans more than
+ * the API's range limit). The month close (EXCHANGECLOSE) is in close.ts.
  */
 import type { RateSide } from '../../shared/currencies';
 import { LIMITS } from '../../shared/limits';
 import type { Analytics, BestRate, ExchangeRate } from '../../shared/types';
+import { cachedGet, type Env, recall, remember, requireKey, servedFromCopy } from './answers';
+import { type ApiError, buildUrl, readAnswer } from './api';
 import { ArgumentError, readAmountCell, readCurrency, readDays, readOperation, readSide, single, type AmountCell } from './args';
-import { buildUrl, readAnswer, type HttpAnswer } from './api';
-import { keys, type Entry, type Store } from './cache';
+import { keys, type Entry } from './cache';
 import { CACHE_TTL } from './config';
-import { isBlank, midnightInZone, readDateCell, type DateCell, type ZoneFormat } from './dates';
-import type { Locale, Messages } from './messages';
+import { isBlank, midnightInZone, readDateCell, type DateCell } from './dates';
 import { convertAmount } from './money';
 import { bucketsFromSpan, bucketTtl, lookup, monthOf, planSpans, type Quote, type RateRecord } from './rates';
 import { answer, distinct, mapCells, toCells } from './shape';
-import { analyticsTable, bestTable, historyTable, type Cell } from './tables';
-
-export interface Env {
-  locale: Locale;
-  t: Messages;
-  /** Formats in the spreadsheet's time zone. */
-  format: ZoneFormat;
-  /** Today in Costa Rica (what the API calls today). */
-  today: string;
-  baseUrl: string;
-  apiKey: string | null;
-  store: Store;
-  /** One GET per URL, all at once, with the key; throws when the API cannot be reached. */
-  fetch(urls: readonly string[]): HttpAnswer[];
-  now(): number;
-}
+import { analyticsTable, bestTable, historyTable, type BestRow, type Cell } from './tables';
 
 type Output = Cell | Cell[][];
-
-function requireKey(env: Env): void {
-  if (!env.apiKey) throw new Error(env.t.noKey());
-}
-
-/** A GET answered from the cache when it can be, else fetched and cached for `ttl` seconds. */
-function cachedGet<T, K>(env: Env, key: string, path: string, query: Record<string, string | number>, ttl: number, keep: (data: T) => K): K {
-  requireKey(env);
-  const hit = env.store.readAll([key]);
-  if (hit.has(key)) return hit.get(key) as K;
-  const [reply] = env.fetch([buildUrl(env.baseUrl, path, query)]);
-  const value = keep(readAnswer<T>(reply, env.baseUrl, env.t, env.now()));
-  env.store.writeAll([{ key, value, ttl }]);
-  return value;
-}
 
 function latest(env: Env): RateRecord {
   return cachedGet<ExchangeRate, RateRecord>(env, keys.latest(env.baseUrl), '/exchange-rate/latest', {}, CACHE_TTL.moving, (r) => ({
@@ -80,10 +51,16 @@ export function quotesFor(env: Env, dates: readonly string[]): Map<string, Quote
   if (missing.length === 0) return found;
 
   const spans = planSpans(missing);
-  const replies = env.fetch(spans.map((s) => buildUrl(env.baseUrl, '/exchange-rate/range', { from: s.from, to: s.to })));
+  let fetched: RateRecord[][];
+  try {
+    const replies = env.fetch(spans.map((s) => buildUrl(env.baseUrl, '/exchange-rate/range', { from: s.from, to: s.to })));
+    fetched = spans.map((_, i) => readAnswer<RateRecord[]>(replies[i], env.baseUrl, env.t, env.now()));
+  } catch (error) {
+    return fromCopy(env, missing, found, error);
+  }
   const writes = new Map<string, Entry>();
   spans.forEach((span, i) => {
-    const records = readAnswer<RateRecord[]>(replies[i], env.baseUrl, env.t, env.now());
+    const records = fetched[i] ?? [];
     const byDate = new Map(records.map((r) => [r.date, r]));
     for (const date of missing) {
       if (date < span.from || date > span.to) continue;
@@ -95,7 +72,20 @@ export function quotesFor(env: Env, dates: readonly string[]): Map<string, Quote
       writes.set(month, { key: keys.month(env.baseUrl, month), value: bucket, ttl: bucketTtl(month, bucket, env.today) });
     }
   });
-  env.store.writeAll([...writes.values()]);
+  remember(env, [...writes.values()]);
+  return found;
+}
+
+/** The missing days from the month buckets of the last known good copy, when the copy knows every one of them; else the failure. */
+function fromCopy(env: Env, missing: readonly string[], found: Map<string, Quote | null>, error: unknown): Map<string, Quote | null> {
+  const monthKeys = [...new Set(missing.map((d) => keys.month(env.baseUrl, monthOf(d))))];
+  const recalled = recall(env, monthKeys, error);
+  for (const date of missing) {
+    const quote = lookup(recalled.get(keys.month(env.baseUrl, monthOf(date))), date);
+    if (quote === undefined) throw error;
+    found.set(date, quote);
+  }
+  servedFromCopy(env, monthKeys, error as ApiError);
   return found;
 }
 
@@ -146,7 +136,9 @@ export function exchangeConvert(env: Env, amount: unknown, from: unknown, to: un
 
   const cells = toCells(amount);
   const parsed = mapCells(cells.rows, readAmountCell);
-  if (cells.scalar && parsed[0]?.[0]?.kind === 'invalid') throw new ArgumentError(env.t.cellBadAmount);
+  // One amount is checked as the API checks it, with its words; a range marks its bad cells.
+  const only = cells.scalar ? parsed[0]?.[0] : undefined;
+  if (only?.kind === 'invalid' || only?.kind === 'outOfRange') throw new ArgumentError(env.t.badAmount(String(amount)));
   const anyAmount = parsed.some((row) => row.some((c) => c.kind === 'amount'));
   // The same currency needs no rate, and neither does a range with nothing to convert.
   const rate = fromCurrency !== toCurrency && anyAmount ? rateFor(env, date, side) : 1;
@@ -156,6 +148,7 @@ export function exchangeConvert(env: Env, amount: unknown, from: unknown, to: un
       row.map((c: AmountCell): Cell => {
         if (c.kind === 'blank') return '';
         if (c.kind === 'invalid') return env.t.cellBadAmount;
+        if (c.kind === 'outOfRange') return env.t.cellAmountOutOfRange;
         return convertAmount(c.amount, fromCurrency, toCurrency, rate);
       }),
     ),
@@ -175,8 +168,9 @@ export function exchangeHistory(env: Env, days: unknown): Cell[][] {
 
 export function exchangeBest(env: Env, operation: unknown): Cell[][] {
   const op = readOperation(operation, env.t);
-  const best = cachedGet<BestRate, Pick<BestRate, 'ranking'>>(env, keys.best(env.baseUrl, op), '/banking/best', { operation: op }, CACHE_TTL.moving, (b) => ({
-    ranking: b.ranking,
+  // Only what the table shows is kept: the ranking also goes into the last known good copy, whose room is counted.
+  const best = cachedGet<BestRate, { ranking: BestRow[] }>(env, keys.best(env.baseUrl, op), '/banking/best', { operation: op }, CACHE_TTL.moving, (b) => ({
+    ranking: b.ranking.map(({ rank, name, type, buy, sell, vsOfficial }) => ({ rank, name, type, buy, sell, vsOfficial })),
   }));
   return bestTable(best, env.t);
 }

@@ -6,6 +6,7 @@
  */
 import { ArgumentError } from './args';
 import { DEFAULT_BASE_URL } from './config';
+import type { StaleView } from './lastgood';
 import type { Locale, Messages } from './messages';
 
 /** What the sidebar may know. */
@@ -16,6 +17,8 @@ export interface SettingsView {
   /** The saved address, or "" for the public service. */
   baseUrl: string;
   defaultBaseUrl: string;
+  /** Answers last served from the last known good copy instead of the API, or null. */
+  stale: StaleView | null;
 }
 
 /** What the sidebar sends: a blank key keeps the saved one; a blank address means the public service. */
@@ -87,14 +90,20 @@ export function resolveSettings(stored: StoredSettings, form: SettingsForm, t: M
   return { apiKey: stored.apiKey, baseUrl };
 }
 
-export function settingsView(stored: StoredSettings, locale: Locale): SettingsView {
+export function settingsView(stored: StoredSettings, locale: Locale, stale: StaleView | null = null): SettingsView {
   return {
     locale,
     hasKey: !!stored.apiKey,
     maskedKey: stored.apiKey ? maskKey(stored.apiKey) : null,
     baseUrl: stored.baseUrl ?? '',
     defaultBaseUrl: DEFAULT_BASE_URL,
+    stale,
   };
+}
+
+/** Whether two stored addresses send requests to different servers. */
+export function addressChanged(before: string | null, after: string | null, t: Messages): boolean {
+  return effectiveBaseUrl(after) !== effectiveBaseUrl(sameOrRaw(before, t));
 }
 
 /** JSON that is safe inside a <script> element (no `</script>`, no line separators). */

@@ -3,17 +3,19 @@
  * gives a Date at midnight of the sheet's zone), numbers stay numbers so the sheet's own number
  * format applies, and a missing value is an empty cell.
  */
-import type { Analytics, BestRate, ExchangeRate, SideAnalytics } from '../../shared/types';
+import type { Analytics, ExchangeRate, RankedInstitution, SideAnalytics } from '../../shared/types';
 import type { Messages } from './messages';
 
 export type Cell = string | number | Date;
+/** What the ranking table shows of an institution. */
+export type BestRow = Pick<RankedInstitution, 'rank' | 'name' | 'type' | 'buy' | 'sell' | 'vsOfficial'>;
 export type ToDate = (day: string) => Date;
 
 export function historyTable(records: readonly Pick<ExchangeRate, 'date' | 'buy' | 'sell'>[], t: Messages, toDate: ToDate): Cell[][] {
   return [[...t.historyHeader], ...records.map((r) => [toDate(r.date), r.buy, r.sell])];
 }
 
-export function bestTable(best: Pick<BestRate, 'ranking'>, t: Messages): Cell[][] {
+export function bestTable(best: { ranking: readonly BestRow[] }, t: Messages): Cell[][] {
   return [[...t.bestHeader], ...best.ranking.map((i) => [i.rank, i.name, t.institutionTypes[i.type] ?? i.type, i.buy, i.sell, i.vsOfficial ?? ''])];
 }
 

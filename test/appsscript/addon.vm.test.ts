@@ -1,24 +1,29 @@
 /**
  * The built add-on (appsscript/dist/Code.js) run in node:vm against Apps Script shims, calling a
- * real API server (in a worker thread, on an embedded database with known rates) over real HTTP
- * through a synchronous UrlFetchApp. Each function is called as Sheets calls it, and the number
- * of HTTP requests is counted: one per range call, none when the cache has the answer.
+ * real API server (in a worker thread, on an embedded database with known rates, or PostgreSQL
+ * with DATABASE_URL) over real HTTP through a synchronous UrlFetchApp. Each function is called as
+ * Sheets calls it, and the number of HTTP requests is counted: one per range call, none when the
+ * cache has the answer. The last test stops the server, for the last known good copy.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { addDays, daysBetween } from '../../shared/dates';
+import { ARGUMENT_RULES } from '../../shared/arguments';
+import { addDays, calendarDay, daysBetween } from '../../shared/dates';
+import type { MonthClose, Usage } from '../../shared/types';
 import { startApiServer, type ApiServer } from './support/api-server';
 import { INSTITUTIONS, LAST, quoteOf } from './support/fixtures';
 import { formatDate, loadGas, type Gas, type GasOptions } from './support/gas';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'appsscript/dist');
-const CUSTOM_FUNCTIONS = ['EXCHANGERATE', 'EXCHANGECONVERT', 'EXCHANGEHISTORY', 'EXCHANGEBEST', 'EXCHANGEANALYTICS'];
+const CUSTOM_FUNCTIONS = ['EXCHANGERATE', 'EXCHANGECONVERT', 'EXCHANGECLOSE', 'EXCHANGEHISTORY', 'EXCHANGEBEST', 'EXCHANGEANALYTICS'];
 const KEY = 'CRC_RATES_API_KEY';
 const BASE = 'CRC_RATES_BASE_URL';
+const STALE = 'CRC_RATES_STALE';
+const LKG = 'CRC_RATES_LKG.';
 
 let server: ApiServer;
 
@@ -53,6 +58,20 @@ function cell(day: string, timeZone: string): Date {
 }
 
 const paths = (g: Gas) => g.calls.map((c) => decodeURIComponent(c.url.replace(server.api, '')));
+
+/** The API asked directly (not through the add-on), with the main key: what the add-on must agree with. */
+function api<T>(path: string, key = server.keys.main): { status: number; data: T; message?: string } {
+  const [reply] = server.fetch([{ url: `${server.api}${path}`, headers: { 'x-api-key': key } }]);
+  if (!reply || 'error' in reply) throw new Error(`no answer for ${path}`);
+  const body = JSON.parse(reply.body) as { data: T; message?: string };
+  return { status: reply.status, data: body.data, message: body.message };
+}
+
+/** The current month in Costa Rica, and the one after it. */
+function currentAndNextMonth(): [string, string] {
+  const today = calendarDay(new Date());
+  return [today.slice(0, 7), addDays(`${today.slice(0, 8)}28`, 4).slice(0, 7)];
+}
 const errorOf = (fn: () => unknown): Error => {
   try {
     fn();
@@ -73,8 +92,8 @@ describe('the built Code.js', () => {
 
   test('has exactly one @customfunction block per custom function, on its top-level stub', () => {
     const blocks = code().match(/\/\*\*(?:(?!\*\/)[\s\S])*@customfunction[\s\S]*?\*\/\s*function (\w+)\(([^)]*)\)/g) ?? [];
-    expect(blocks).toHaveLength(5);
-    expect(code().match(/@customfunction/g)).toHaveLength(5);
+    expect(blocks).toHaveLength(6);
+    expect(code().match(/@customfunction/g)).toHaveLength(6);
     const names = blocks.map((b) => /function (\w+)\(/.exec(b)![1]);
     expect(names.sort()).toEqual([...CUSTOM_FUNCTIONS].sort());
     for (const block of blocks) {
@@ -83,10 +102,14 @@ describe('the built Code.js', () => {
     }
     expect(code()).toContain('function EXCHANGERATE(date, type) {\n  return CrcRates.EXCHANGERATE(date, type);\n}');
     expect(code()).toContain('function EXCHANGECONVERT(amount, from, to, type, date) {');
+    expect(code()).toContain('function EXCHANGECLOSE(month, type, measure) {\n  return CrcRates.EXCHANGECLOSE(month, type, measure);\n}');
+    const close = blocks.find((b) => b.includes('function EXCHANGECLOSE('))!;
+    expect(close.match(/@param \{[^}]+\} \w+/g)).toEqual(['@param {Date|string} month', '@param {string} type', '@param {string} measure']);
+    expect(close).toMatch(/@param \{string\} measure Optional\. "closing" \(default\).*#N\/A.*"average"/);
   });
 
   test('exposes the triggers and the sidebar functions as top-level functions', () => {
-    for (const name of ['onOpen', 'onInstall', 'showSettings', 'getSettings', 'saveSettings', 'testConnection', 'removeKey']) {
+    for (const name of ['onOpen', 'onInstall', 'showSettings', 'freezeSelection', 'getSettings', 'saveSettings', 'testConnection', 'getUsage', 'removeKey']) {
       expect(code()).toMatch(new RegExp(`^function ${name}\\(`, 'm'));
     }
   });
@@ -102,6 +125,62 @@ describe('the built Code.js', () => {
     expect(manifest.urlFetchWhitelist).toEqual(['https://api.crc-rates.com/']);
     expect(readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8')).toContain('<?!= boot ?>');
   });
+});
+
+test('a self-hosted build: --base-url writes the default address and the whitelist; --allow adds servers', async () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'crc-addon-base-'));
+  const build = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(ROOT, 'appsscript/build.mjs'), '--out', out, ...args], { cwd: ROOT });
+  try {
+    const { stdout } = await build('--base-url', 'https://Rates.Example.com', '--allow', 'https://backup.example.org/api/v1,https://third.example.net');
+    expect(stdout).toContain(
+      'default API address https://rates.example.com/api/v1; urlFetchWhitelist https://rates.example.com/, https://backup.example.org/, https://third.example.net/',
+    );
+    const manifest = JSON.parse(readFileSync(path.join(out, 'appsscript.json'), 'utf8'));
+    expect(manifest.urlFetchWhitelist).toEqual(['https://rates.example.com/', 'https://backup.example.org/', 'https://third.example.net/']);
+    // The default address is the one requests go to when the sheet names none.
+    const g = loadGas({
+      dist: out,
+      fetch: (requests) => requests.map(() => ({ status: 200, headers: {}, body: '{"success":true,"data":{"date":"2025-01-31","buy":1,"sell":2}}' })),
+      properties: { [KEY]: server.keys.main },
+    });
+    expect(g.run<{ defaultBaseUrl: string }>('getSettings').defaultBaseUrl).toBe('https://rates.example.com/api/v1');
+    expect(g.run('EXCHANGERATE')).toBe(2);
+    expect(g.calls.map((c) => c.url)).toEqual(['https://rates.example.com/api/v1/exchange-rate/latest']);
+    await build('--base-url=https://rates.example.com/crc/api/v1/');
+    expect(loadGas({ dist: out, fetch: () => [], properties: {} }).run<{ defaultBaseUrl: string }>('getSettings').defaultBaseUrl).toBe(
+      'https://rates.example.com/crc/api/v1',
+    );
+    await expect(build('--base-url', 'http://rates.example.com')).rejects.toThrow(
+      /--base-url must be an https:\/\/ address \(got "http:\/\/rates\.example\.com"\)/,
+    );
+    await expect(build('--base-url')).rejects.toThrow(/--base-url needs a value/);
+    await expect(build('--bogus')).rejects.toThrow(/unknown argument "--bogus"/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('addon:push creates your own script project once, then builds with the same options and pushes', async () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'crc-addon-push-'));
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(ROOT, 'appsscript/deploy.mjs'), '--dry-run', '--out', out, '--base-url', 'https://rates.example.com'],
+      { cwd: ROOT },
+    );
+    const lines = stdout.trim().split('\n');
+    const clasp = path.join(ROOT, 'node_modules/.bin/clasp');
+    const created = lines[0] === `addon:push: would run (in appsscript): ${clasp} -P . create-script --type standalone --title "CRC Rates" --rootDir dist`;
+    // Only a machine that has pushed before has appsscript/.clasp.json (git-ignored: the project is its own).
+    expect(created).toBe(!existsSync(path.join(ROOT, 'appsscript/.clasp.json')));
+    expect(lines.slice(created ? 1 : 0)).toEqual([
+      `addon:build: ${path.relative(ROOT, out)}/ Code.js (15 entry points), Sidebar.html, appsscript.json`,
+      'addon:build: default API address https://rates.example.com/api/v1; urlFetchWhitelist https://rates.example.com/',
+      `addon:push: would run (in appsscript): ${clasp} -P . push --force`,
+    ]);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });
 
 test('the build takes another public address, and self-hosted servers for the whitelist', async () => {
@@ -251,15 +330,17 @@ describe('EXCHANGECONVERT', () => {
 
   test('exact rounding, half away from zero: 0.5 × 493.35 = 246.68 and 0.1 × 506.47 = 50.65', () => {
     const g = sheet();
-    const amounts = [[0.5], [0.1], [''], ['abc'], ['12.5'], [-0.5], [0.15]];
+    const amounts = [[0.5], [0.1], [''], ['abc'], ['12.5'], [-0.5], [0.15], [0], ['1e13']];
     expect(g.run('EXCHANGECONVERT', amounts, 'USD', 'CRC', 'sell', '2024-06-03')).toEqual([
       [246.68],
       [49.34],
       [''],
       ['Not a number'],
       [6166.88],
-      [-246.68],
+      ['Out of range'],
       [74],
+      ['Out of range'],
+      ['Out of range'],
     ]);
     expect(g.calls).toHaveLength(1);
     expect(g.run('EXCHANGECONVERT', 0.1, 'USD', 'CRC', 'buy', cell('2025-01-15', 'America/Costa_Rica'))).toBe(50.65);
@@ -360,6 +441,131 @@ describe('EXCHANGEANALYTICS', () => {
   });
 });
 
+describe('EXCHANGECLOSE', () => {
+  /** Every month from 2022-12 (before the data) to 2025-02 (after it): April 2023 lacks its last day, March 2023 a day inside. */
+  const MONTHS: string[] = [];
+  for (let m = '2022-12'; m <= '2025-02'; m = addDays(`${m}-28`, 4).slice(0, 7)) MONTHS.push(m);
+
+  /** What /exchange-rate/close says of a month, as EXCHANGECLOSE shows it in a cell of a range. */
+  function expected(month: string, side: 'buy' | 'sell', measure: 'closing' | 'average'): number | string {
+    const close = api<MonthClose>(`/exchange-rate/close?month=${month}`);
+    if (close.status === 404) return 'No rate';
+    expect(close.status).toBe(200);
+    if (measure === 'average') return close.data[side].average;
+    return close.data.closing ? close.data.closing[side] : '#N/A';
+  }
+
+  test('a range of months: one request for all of them, every cell equal to /exchange-rate/close, both sides and measures', () => {
+    const [, next] = currentAndNextMonth();
+    const rows: unknown[][] = [...MONTHS.map((m) => [m]), [''], ['not a month'], [next]];
+    const g = sheet();
+    const closing = g.run<unknown[][]>('EXCHANGECLOSE', rows, 'buy');
+    expect(paths(g)).toEqual(['/exchange-rate/stats?period=monthly&from=2022-12-01&to=2025-02-28']);
+    expect(closing.slice(MONTHS.length)).toEqual([[''], ['Not a month'], ['Future month']]);
+    // The other side and the other measure come from the cache: still one request.
+    const outputs = {
+      'buy closing': closing,
+      'buy average': g.run<unknown[][]>('EXCHANGECLOSE', rows, 'compra', 'Average'),
+      'sell closing': g.run<unknown[][]>('EXCHANGECLOSE', rows, '', 'cierre'),
+      'sell average': g.run<unknown[][]>('EXCHANGECLOSE', rows, 'sell', 'promedio'),
+    };
+    expect(g.calls).toHaveLength(1);
+    for (const [what, out] of Object.entries(outputs)) {
+      const [side, measure] = what.split(' ') as ['buy' | 'sell', 'closing' | 'average'];
+      MONTHS.forEach((month, i) => {
+        expect([what, month, out[i]![0]]).toEqual([what, month, expected(month, side, measure)]);
+      });
+    }
+    // The figures the fixtures give: a complete month closes with its last day; April 2023 has no closing record.
+    expect(outputs['sell closing'][MONTHS.indexOf('2025-01')]![0]).toBe(quoteOf('2025-01-31').sell);
+    expect(outputs['sell closing'][MONTHS.indexOf('2023-03')]![0]).toBe(quoteOf('2023-03-31').sell);
+    expect(outputs['buy closing'][MONTHS.indexOf('2023-04')]![0]).toBe('#N/A');
+    expect(typeof outputs['buy average'][MONTHS.indexOf('2023-04')]![0]).toBe('number');
+    expect(outputs['buy closing'][0]![0]).toBe('No rate');
+  });
+
+  test('one month: a date cell of any day of it, or YYYY-MM text; closing by default, sell by default', () => {
+    const g = sheet({ timeZone: 'Europe/Madrid' });
+    expect(g.run('EXCHANGECLOSE', '2025-01')).toBe(quoteOf('2025-01-31').sell);
+    // Midnight of 2024-06-01 in Madrid is still May in UTC: the sheet's zone decides.
+    expect(g.run('EXCHANGECLOSE', cell('2024-06-01', 'Europe/Madrid'), 'buy')).toBe(quoteOf('2024-06-30').buy);
+    expect(g.run('EXCHANGECLOSE', '2024-06-15', 'buy', 'average')).toBe(api<MonthClose>('/exchange-rate/close?month=2024-06').data.buy.average);
+    expect(paths(g)).toEqual([
+      '/exchange-rate/stats?period=monthly&from=2025-01-01&to=2025-01-31',
+      '/exchange-rate/stats?period=monthly&from=2024-06-01&to=2024-06-30',
+    ]);
+  });
+
+  test('a month with no closing record: an #N/A message that says the month is not complete; its average still answers', () => {
+    const g = sheet();
+    expect(errorOf(() => g.run('EXCHANGECLOSE', '2023-04')).message).toBe(
+      '#N/A: 2023-04 has no closing rate: the month is not complete (2023-04-30 has no rate)',
+    );
+    expect(api<MonthClose>('/exchange-rate/close?month=2023-04').data).toMatchObject({ complete: false, closing: null, missing: ['2023-04-10', '2023-04-30'] });
+    expect(g.run('EXCHANGECLOSE', '2023-04', 'sell', 'average')).toBe(api<MonthClose>('/exchange-rate/close?month=2023-04').data.sell.average);
+    const es = sheet({ locale: 'es_CR' });
+    expect(errorOf(() => es.run('EXCHANGECLOSE', '2023-04', 'venta')).message).toBe(
+      '#N/A: 2023-04 no tiene tipo de cambio de cierre: el mes no está completo (2023-04-30 no tiene tipo de cambio)',
+    );
+    expect(errorOf(() => g.run('EXCHANGECLOSE', '2022-12')).message).toBe('No rate in 2022-12');
+    expect(errorOf(() => es.run('EXCHANGECLOSE', '2022-12')).message).toBe('No hay tipo de cambio en 2022-12');
+  });
+
+  test('bad months, future months and bad measures fail the call before any request, in the API’s words', () => {
+    const [current, next] = currentAndNextMonth();
+    const g = sheet();
+    const es = sheet({ locale: 'es' });
+    expect(errorOf(() => g.run('EXCHANGECLOSE', next)).message).toBe(`month must not be after the current month, ${current} (got "${next}")`);
+    expect(errorOf(() => es.run('EXCHANGECLOSE', next)).message).toBe(`mes no puede ser posterior al mes en curso, ${current} (se recibió "${next}")`);
+    // The API refuses the same month with the same rule.
+    expect(api(`/exchange-rate/close?month=${next}`)).toMatchObject({
+      status: 400,
+      message: `Parameter "month" ${ARGUMENT_RULES.en.notAfterCurrentMonth(current)} (got "${next}")`,
+    });
+    for (const bad of ['2025-13', 'January', '2025/01', '']) {
+      expect(errorOf(() => g.run('EXCHANGECLOSE', bad)).message).toBe(`month must be a date cell or ${ARGUMENT_RULES.en.month} (got "${bad}")`);
+    }
+    expect(api('/exchange-rate/close?month=2025-13')).toMatchObject({
+      status: 400,
+      message: `Parameter "month" must be ${ARGUMENT_RULES.en.month} (got "2025-13")`,
+    });
+    expect(errorOf(() => es.run('EXCHANGECLOSE', 'enero')).message).toBe(
+      'mes debe ser una celda de fecha o un mes del calendario como AAAA-MM, no posterior al mes en curso (se recibió "enero")',
+    );
+    expect(errorOf(() => g.run('EXCHANGECLOSE', '2025-01', 'sell', 'median')).message).toBe('measure must be "closing" or "average" (got "median")');
+    expect(errorOf(() => es.run('EXCHANGECLOSE', '2025-01', 'venta', 'mediana')).message).toBe('medida debe ser "cierre" o "promedio" (se recibió "mediana")');
+    expect(g.calls).toHaveLength(0);
+    expect(es.calls).toHaveLength(0);
+  });
+});
+
+describe('argument checks match the API’s', () => {
+  test('an amount must be greater than 0 and at most 1e12: EXCHANGECONVERT(-5, …) is refused as /convert refuses it', () => {
+    const g = sheet();
+    const es = sheet({ locale: 'es_CR' });
+    for (const bad of [-5, 0, '-0.01', 2e12]) {
+      expect(errorOf(() => g.run('EXCHANGECONVERT', bad, 'CRC', 'USD')).message).toBe(`amount must be ${ARGUMENT_RULES.en.amount} (got "${bad}")`);
+      expect(api(`/convert?amount=${bad}&from=CRC&to=USD`)).toMatchObject({
+        status: 400,
+        message: `Parameter "amount" must be ${ARGUMENT_RULES.en.amount} (got "${bad}")`,
+      });
+    }
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 'abc', 'USD', 'USD')).message).toBe('amount must be a number greater than 0 and at most 1e+12 (got "abc")');
+    expect(errorOf(() => es.run('EXCHANGECONVERT', -5, 'CRC', 'USD')).message).toBe(
+      'monto debe ser un número mayor que 0 y como máximo 1e+12 (se recibió "-5")',
+    );
+    expect(g.calls).toHaveLength(0);
+    expect(g.run('EXCHANGECONVERT', 1e12, 'USD', 'USD')).toBe(1e12);
+  });
+
+  test('dates: a real calendar day, as the API wants it', () => {
+    const g = sheet();
+    expect(errorOf(() => g.run('EXCHANGERATE', '2024-02-30')).message).toBe('date must be a date cell or YYYY-MM-DD text (got "2024-02-30")');
+    expect(api('/exchange-rate?date=2024-02-30').status).toBe(400);
+    expect(g.run('EXCHANGERATE', '2024-02-29')).toBe(quoteOf('2024-02-29').sell);
+  });
+});
+
 describe('whole-call errors say what to do', () => {
   test('no key', () => {
     expect(errorOf(() => sheet({ key: null }).run('EXCHANGERATE')).message).toBe('Set your API key: Extensions → CRC Rates → Settings');
@@ -412,14 +618,25 @@ describe('menu and settings', () => {
     const g = sheet({ locale: 'es_CR' });
     g.authMode = 'NONE';
     g.run('onOpen', { authMode: 'NONE' });
-    expect(g.menus).toEqual([{ items: [['Settings', 'showSettings']] }]);
+    expect(g.menus).toEqual([
+      {
+        items: [
+          ['Settings', 'showSettings'],
+          ['Freeze selected values', 'freezeSelection'],
+        ],
+      },
+    ]);
   });
 
   test('onOpen and onInstall once enabled: the label follows the locale', () => {
     const g = sheet({ locale: 'es_CR' });
     g.run('onOpen', { authMode: 'LIMITED' });
     g.run('onInstall', { authMode: 'FULL' });
-    expect(g.menus).toEqual([{ items: [['Configuración', 'showSettings']] }, { items: [['Configuración', 'showSettings']] }]);
+    const spanish: Array<[string, string]> = [
+      ['Configuración', 'showSettings'],
+      ['Congelar valores seleccionados', 'freezeSelection'],
+    ];
+    expect(g.menus).toEqual([{ items: spanish }, { items: spanish }]);
   });
 
   test('the sidebar starts with the masked key only', () => {
@@ -436,6 +653,7 @@ describe('menu and settings', () => {
       maskedKey: `${server.keys.main.slice(0, 13)}…${server.keys.main.slice(-4)}`,
       baseUrl: server.api,
       defaultBaseUrl: 'https://api.crc-rates.com/api/v1',
+      stale: null,
     });
   });
 
@@ -477,5 +695,174 @@ describe('menu and settings', () => {
       'La API rechazó su clave: revísela en Extensiones → CRC Rates → Configuración',
     );
     expect(g.properties.has(KEY)).toBe(false);
+  });
+});
+
+describe('Freeze selected values', () => {
+  test('the selected formulas become their values, the whole table of one that fills a range, with an undo hint', () => {
+    const g = sheet();
+    const months = [['2025-01'], ['2023-04'], ['2022-12']];
+    const closes = g.run<unknown[][]>('EXCHANGECLOSE', months);
+    expect(closes).toEqual([[quoteOf('2025-01-31').sell], ['#N/A'], ['No rate']]);
+    const history = g.run<unknown[][]>('EXCHANGEHISTORY', 3);
+    const grid = g.grid;
+    grid.setValue(1, 1, 'Month');
+    months.forEach(([m], i) => {
+      grid.setValue(2 + i, 1, m);
+    });
+    grid.setFormula(2, 2, '=EXCHANGECLOSE(A2:A4)', closes);
+    grid.setFormula(2, 3, '=EXCHANGERATE("2025-01-15")', g.run('EXCHANGERATE', '2025-01-15'));
+    // Another function's table right next to them, not selected: it must keep its formula and its values.
+    grid.setFormula(1, 4, '=EXCHANGEHISTORY(3)', history);
+    const historyBefore = grid.range(1, 4, 4, 3).getValues();
+    grid.selection = [
+      [2, 2, 1, 1],
+      [2, 3, 1, 1],
+    ];
+
+    g.run('freezeSelection');
+    expect(grid.range(2, 2, 3, 2).getFormulas()).toEqual([
+      ['', ''],
+      ['', ''],
+      ['', ''],
+    ]);
+    expect(grid.range(2, 2, 3, 1).getValues()).toEqual(closes);
+    expect(grid.value(2, 3)).toBe(512.82);
+    // Text stays text: "#N/A" is the cell's words, not the error Sheets would make of a typed #N/A.
+    expect(grid.stored(3, 2)).toEqual({ kind: 'text', value: '#N/A' });
+    expect(grid.stored(4, 2)).toEqual({ kind: 'text', value: 'No rate' });
+    expect(grid.formula(1, 4)).toBe('=EXCHANGEHISTORY(3)');
+    expect(grid.range(1, 4, 4, 3).getValues()).toEqual(historyBefore);
+    expect(grid.toasts).toEqual([
+      {
+        title: 'Freeze selected values',
+        message: '2 formulas in B2, C2 replaced by their values. To bring them back: Edit → Undo (Ctrl+Z, ⌘Z on a Mac).',
+        seconds: 10,
+      },
+    ]);
+  });
+
+  test('a selection with no formula (inside another table) changes nothing and says so, in the sheet’s language', () => {
+    const g = sheet({ locale: 'es_CR' });
+    const history = g.run<unknown[][]>('EXCHANGEHISTORY', 3);
+    g.grid.setFormula(1, 1, '=EXCHANGEHISTORY(3)', history);
+    g.grid.selection = [[3, 2, 2, 2]];
+    g.run('freezeSelection');
+    expect(g.grid.formula(1, 1)).toBe('=EXCHANGEHISTORY(3)');
+    expect(g.grid.ops).toMatchObject({ copyTo: 0, setValues: 0 });
+    expect(g.grid.toasts).toEqual([
+      { title: 'Congelar valores seleccionados', message: 'La selección no tiene fórmulas: no hay nada que congelar.', seconds: 10 },
+    ]);
+  });
+
+  test('a column of formulas is frozen with one paste', () => {
+    const g = sheet();
+    for (let r = 1; r <= 12; r++)
+      g.grid.setFormula(r, 1, `=EXCHANGERATE("2024-01-${String(r).padStart(2, '0')}")`, quoteOf(`2024-01-${String(r).padStart(2, '0')}`).sell);
+    g.grid.selection = [[1, 1, 12, 1]];
+    g.run('freezeSelection');
+    expect(
+      g.grid
+        .range(1, 1, 12, 1)
+        .getFormulas()
+        .flat()
+        .every((f) => f === ''),
+    ).toBe(true);
+    expect(g.grid.value(12, 1)).toBe(quoteOf('2024-01-12').sell);
+    expect(g.grid.ops).toMatchObject({ copyTo: 1, setValues: 0 });
+    expect(g.grid.toasts[0]!.message).toMatch(/^12 formulas in A1:A12 replaced by their values\./);
+  });
+});
+
+describe('the usage meter', () => {
+  test('getUsage gives /usage’s numbers for the saved key, and costs no quota', () => {
+    const g = sheet();
+    g.run('EXCHANGERATE');
+    const usage = g.run<Usage & { resetsOn: string; planLabel: string }>('getUsage');
+    const direct = api<Usage>('/usage');
+    expect(usage).toEqual({
+      ...direct.data,
+      baseUrl: server.api,
+      planLabel: 'Custom',
+      resetsOn: `${direct.data.resetsAt.slice(0, 10)} ${direct.data.resetsAt.slice(11, 16)} UTC`,
+    });
+    expect(usage.used + usage.remaining).toBe(usage.monthlyQuota);
+    expect(paths(g)).toEqual(['/exchange-rate/latest', '/usage']);
+    // /usage is not counted: asking again gives the same count.
+    expect(g.run<Usage>('getUsage').used).toBe(usage.used);
+    expect(errorOf(() => sheet({ key: null }).run('getUsage')).message).toBe('Set your API key: Extensions → CRC Rates → Settings');
+  });
+});
+
+describe('last known good', () => {
+  const kept = (g: Gas) => [...g.properties.keys()].filter((k) => k.startsWith(LKG));
+
+  test('429 (the quota used up): the last value, the sidebar told the data is stale; user errors and unknown answers still fail', () => {
+    const g = sheet({ key: server.keys.once });
+    const closing = quoteOf('2025-01-31').sell;
+    expect(g.run('EXCHANGECLOSE', '2025-01')).toBe(closing);
+    expect(kept(g)).toHaveLength(1);
+    expect(g.properties.has(STALE)).toBe(false);
+
+    g.advance(21_601); // past the six hours a closed month stays in the cache
+    expect(g.run('EXCHANGECLOSE', '2025-01')).toBe(closing);
+    expect(g.calls).toHaveLength(2);
+    const stale = JSON.parse(g.properties.get(STALE)!);
+    expect(stale.reason).toMatch(/^Monthly quota used up: resets on \d{4}-\d{2}-01 00:00 UTC$/);
+    expect(Object.keys(stale.keys)).toHaveLength(1);
+    // The rest of a recalculation takes it from the cache for a minute: no request each.
+    expect(g.run('EXCHANGECLOSE', '2025-01', 'sell')).toBe(closing);
+    expect(g.calls).toHaveLength(2);
+
+    expect(errorOf(() => g.run('EXCHANGECLOSE', 'soon')).message).toBe(`month must be a date cell or ${ARGUMENT_RULES.en.month} (got "soon")`);
+    expect(errorOf(() => g.run('EXCHANGECLOSE', '2024-12')).message).toMatch(/^Monthly quota used up/);
+
+    g.run('showSettings');
+    const boot = JSON.parse(/<script type="application\/json" id="boot">([^<]*)<\/script>/.exec(g.sidebars[0]!.html)![1]!);
+    expect(boot.stale).toMatchObject({ count: 1, reason: stale.reason });
+    expect(Date.parse(boot.stale.oldestSavedAt)).toBe(Object.values(stale.keys)[0]);
+  });
+
+  test('a 401 is not transient: a revoked or unknown key shows its error even with a copy kept', () => {
+    const g = sheet();
+    expect(g.run('EXCHANGERATE')).toBe(quoteOf(LAST).sell);
+    g.properties.set(KEY, `crc_live_${'C'.repeat(43)}`);
+    g.advance(301);
+    expect(errorOf(() => g.run('EXCHANGERATE')).message).toBe('Your API key was rejected: check it in Extensions → CRC Rates → Settings');
+  });
+
+  // Last: it stops the server.
+  test('the server stopped: every function answers from the copy, the sidebar says so; what was never fetched fails', async () => {
+    const g = sheet({ locale: 'es_CR' });
+    const calls = {
+      latest: () => g.run('EXCHANGERATE'),
+      range: () => g.run('EXCHANGERATE', [['2024-03-01'], ['2024-03-02'], ['']]),
+      convert: () => g.run('EXCHANGECONVERT', [[100], [-1]], 'USD', 'CRC', 'compra', '2024-03-15'),
+      close: () => g.run('EXCHANGECLOSE', [['2024-01'], ['2024-02']], 'venta', 'promedio'),
+      history: () => g.run('EXCHANGEHISTORY', 5),
+      best: () => g.run('EXCHANGEBEST', 'compra'),
+      analytics: () => g.run('EXCHANGEANALYTICS', 30),
+    };
+    const before = Object.fromEntries(Object.entries(calls).map(([name, fn]) => [name, fn()]));
+    expect(g.calls).toHaveLength(6);
+    expect(kept(g)).toHaveLength(7); // latest, the month 2024-03, two months closed, history, best, analytics
+
+    server.stop();
+    g.advance(21_601);
+    for (const [name, fn] of Object.entries(calls)) expect([name, fn()]).toEqual([name, before[name]]);
+    const stale = JSON.parse(g.properties.get(STALE)!);
+    expect(stale.reason).toMatch(/^No se pudo conectar con la API de CRC Rates en http:\/\/127\.0\.0\.1:\d+: Address unavailable/);
+    expect(Object.keys(stale.keys)).toHaveLength(7);
+    expect(g.run<{ stale: { count: number } }>('getSettings').stale.count).toBe(7);
+
+    // What the copy does not have fails as before; a user error is still the user's.
+    expect(errorOf(() => g.run('EXCHANGERATE', '2024-05-01')).message).toMatch(/^No se pudo conectar con la API de CRC Rates/);
+    expect(errorOf(() => g.run('EXCHANGERATE', [['2024-03-01'], ['2024-05-01']])).message).toMatch(/^No se pudo conectar/);
+    expect(errorOf(() => g.run('EXCHANGERATE', 'ayer')).message).toBe('la fecha debe ser una celda de fecha o texto AAAA-MM-DD (se recibió "ayer")');
+    expect(errorOf(() => g.run('EXCHANGECONVERT', -5, 'CRC', 'USD')).message).toMatch(/^monto debe ser/);
+
+    // The copy stays within its bounds.
+    const size = kept(g).reduce((total, k) => total + g.properties.get(k)!.length, 0);
+    expect(size).toBeLessThanOrEqual(100_000);
   });
 });

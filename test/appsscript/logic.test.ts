@@ -1,20 +1,37 @@
 /**
- * The add-on's pure modules, directly: argument reading, date cells in zones away from UTC,
- * range shapes, cache keys and values, message texts, money rounding, span planning, settings
- * rules and the reading of API answers.
+ * The add-on's pure modules, directly: argument reading, date and month cells in zones away from
+ * UTC, range shapes, cache keys and values, the last known good copy, message texts, money
+ * rounding, span planning, month-close figures, the freeze plan, settings rules and the reading
+ * of API answers (and what a transient failure falls back to).
  */
 import vm from 'node:vm';
-import { ArgumentError, readAmountCell, readCurrency, readDays, readOperation, readSide, single } from '../../appsscript/src/args';
-import { type ApiError, buildUrl, header, originOf, readAnswer } from '../../appsscript/src/api';
+import type { Env } from '../../appsscript/src/answers';
+import { ArgumentError, readAmountCell, readCurrency, readDays, readMeasure, readOperation, readSide, single } from '../../appsscript/src/args';
+import { ApiError, buildUrl, header, type HttpAnswer, originOf, readAnswer } from '../../appsscript/src/api';
 import { cacheKey, createStore, hash53, keys, type CacheLike } from '../../appsscript/src/cache';
-import { DEFAULT_BASE_URL } from '../../appsscript/src/config';
-import { isBlank, isDate, memoFormat, midnightInZone, monthBounds, offsetMinutes, readDateCell, type ZoneFormat } from '../../appsscript/src/dates';
-import { formatReset, localeOf, messages } from '../../appsscript/src/messages';
+import { exchangeClose, figureOf, figuresOf, figuresTtl } from '../../appsscript/src/close';
+import { DEFAULT_BASE_URL, LAST_GOOD } from '../../appsscript/src/config';
+import {
+  isBlank,
+  isDate,
+  memoFormat,
+  midnightInZone,
+  monthBounds,
+  offsetMinutes,
+  readDateCell,
+  readMonthCell,
+  type ZoneFormat,
+} from '../../appsscript/src/dates';
+import { coverRects, literal, lostCells, selectedFormulas, slice } from '../../appsscript/src/freeze';
+import { createLastGood, type PropertyStore, readKept, staleView } from '../../appsscript/src/lastgood';
+import { formatUtc, localeOf, messages } from '../../appsscript/src/messages';
 import { convertAmount, decimalOf, divide, multiply, parseDecimal, roundDecimal } from '../../appsscript/src/money';
 import { bucketsFromSpan, bucketTtl, daysOf, lookup, planSpans } from '../../appsscript/src/rates';
+import { exchangeHistory, exchangeRate } from '../../appsscript/src/service';
 import { maskKey, normalizeBaseUrl, resolveSettings, scriptJson, settingsView } from '../../appsscript/src/settings';
 import { answer, distinct, mapCells, toCells } from '../../appsscript/src/shape';
 import { analyticsTable, bestTable, historyTable } from '../../appsscript/src/tables';
+import { isAmountWithinLimits, isYearMonth } from '../../shared/arguments';
 import { daysBetween } from '../../shared/dates';
 import { formatDate } from './support/gas';
 
@@ -46,6 +63,22 @@ describe('arguments', () => {
     expect(thrown(() => readSide('mid', en))).toEqual(new ArgumentError('type must be "buy" or "sell" (got "mid")'));
     expect(thrown(() => readSide('mid', es)).message).toBe('tipo debe ser "compra" o "venta" (se recibió "mid")');
     expect(thrown(() => readSide([['buy', 'sell']], en)).message).toBe('type must be a single value, not a range');
+  });
+
+  test('measure: closing by default, closing/average or cierre/promedio in any case', () => {
+    expect(readMeasure(undefined, en)).toBe('closing');
+    expect(readMeasure(' Average ', en)).toBe('average');
+    expect(readMeasure('PROMEDIO', es)).toBe('average');
+    expect(readMeasure('cierre', es)).toBe('closing');
+    expect(thrown(() => readMeasure('median', en)).message).toBe('measure must be "closing" or "average" (got "median")');
+    expect(thrown(() => readMeasure('mediana', es)).message).toBe('medida debe ser "cierre" o "promedio" (se recibió "mediana")');
+  });
+
+  test('the shared rules: months of years 0001–9999, amounts in (0, 1e12]', () => {
+    for (const good of ['2025-01', '0001-12', '9999-12']) expect(isYearMonth(good)).toBe(true);
+    for (const bad of ['2025-13', '2025-00', '0000-01', '2025-1', ' 2025-01', '2025-01-01']) expect(isYearMonth(bad)).toBe(false);
+    expect([0.01, 1e12].map(isAmountWithinLimits)).toEqual([true, true]);
+    expect([0, -1, 1e12 + 0.5, Number.NaN, Number.POSITIVE_INFINITY].map(isAmountWithinLimits)).toEqual([false, false, false, false, false]);
   });
 
   test('operation is required', () => {
@@ -81,10 +114,12 @@ describe('arguments', () => {
     expect(() => single([[1], [2]], 'days', en)).toThrow('days must be a single value, not a range');
   });
 
-  test('amount cells', () => {
+  test('amount cells: numbers within the API’s limits, greater than 0 and at most 1e12', () => {
     expect(readAmountCell(12.5)).toEqual({ kind: 'amount', amount: 12.5 });
     expect(readAmountCell(' 1e3 ')).toEqual({ kind: 'amount', amount: 1000 });
-    expect(readAmountCell('-0.5')).toEqual({ kind: 'amount', amount: -0.5 });
+    expect(readAmountCell(1e12)).toEqual({ kind: 'amount', amount: 1e12 });
+    expect(readAmountCell('1e-7')).toEqual({ kind: 'amount', amount: 1e-7 });
+    for (const out of ['-0.5', -5, 0, '0', 1e12 + 1, '1e13', '1e400', '1e-400']) expect(readAmountCell(out)).toEqual({ kind: 'outOfRange' });
     expect(readAmountCell('')).toEqual({ kind: 'blank' });
     expect(readAmountCell(null)).toEqual({ kind: 'blank' });
     for (const bad of ['abc', '1,000.00', '0x10', true, Number.NaN, Number.POSITIVE_INFINITY, new Date(), 'Infinity']) {
@@ -155,6 +190,17 @@ describe('date cells', () => {
     const santiago = inZone('America/Santiago');
     expect(formatDate(midnightInZone('2024-09-08', santiago), 'America/Santiago', 'yyyy-MM-dd HH:mm')).toBe('2024-09-08 01:00');
     expect(formatDate(midnightInZone('2024-09-09', santiago), 'America/Santiago', 'yyyy-MM-dd HH:mm')).toBe('2024-09-09 00:00');
+  });
+
+  test('month cells: a date cell in the sheet’s zone, YYYY-MM or YYYY-MM-DD text, serial numbers', () => {
+    const madrid = inZone('Europe/Madrid');
+    // Midnight of 1 June in Madrid is 31 May in UTC.
+    expect(readMonthCell(new Date('2024-05-31T22:00:00Z'), madrid)).toEqual({ kind: 'month', month: '2024-06' });
+    expect(readMonthCell(' 2025-01 ', madrid)).toEqual({ kind: 'month', month: '2025-01' });
+    expect(readMonthCell('2024-02-29', madrid)).toEqual({ kind: 'month', month: '2024-02' });
+    expect(readMonthCell(45672, madrid)).toEqual({ kind: 'month', month: '2025-01' });
+    expect(readMonthCell('', madrid)).toEqual({ kind: 'blank' });
+    for (const bad of ['2025-13', '0000-01', 'enero', '2024-02-30', true]) expect(readMonthCell(bad, madrid)).toEqual({ kind: 'invalid', text: String(bad) });
   });
 
   test('zone offsets and month bounds', () => {
@@ -284,7 +330,7 @@ describe('messages', () => {
     expect(es.quotaExceeded('2026-12-01 00:00 UTC')).toBe('Cuota mensual agotada: se renueva el 2026-12-01 00:00 UTC');
     expect(en.rateLimited(42)).toBe('Too many requests: try again in 42 s');
     expect(es.rateLimited(42)).toBe('Demasiadas solicitudes: intente de nuevo en 42 s');
-    expect(formatReset('2026-12-01T00:00:00.000Z')).toBe('2026-12-01 00:00 UTC');
+    expect(formatUtc('2026-12-01T00:00:00.000Z')).toBe('2026-12-01 00:00 UTC');
   });
 
   test('both catalogues have the same entries, and cell texts stay short', () => {
@@ -295,7 +341,11 @@ describe('messages', () => {
     expect(shape(es)).toEqual(shape(en));
     expect(es.historyHeader).toHaveLength(3);
     expect(es.bestHeader).toHaveLength(6);
-    for (const t of [en, es]) for (const text of [t.cellBadDate, t.cellNoRate, t.cellBadAmount]) expect(text.length).toBeLessThanOrEqual(20);
+    for (const t of [en, es]) {
+      for (const text of [t.cellBadDate, t.cellNoRate, t.cellBadAmount, t.cellAmountOutOfRange, t.cellBadMonth, t.cellFutureMonth, t.cellNoClosing]) {
+        expect(text.length).toBeLessThanOrEqual(20);
+      }
+    }
   });
 });
 
@@ -424,6 +474,7 @@ describe('settings', () => {
       maskedKey: 'crc_live_AbCd…wxyz',
       baseUrl: '',
       defaultBaseUrl: DEFAULT_BASE_URL,
+      stale: null,
     });
   });
 
@@ -580,5 +631,339 @@ describe('tables', () => {
     expect(table).toContainEqual(['Compra: tendencia', 'al alza']);
     expect(table).toContainEqual(['Venta: tendencia', 'estable']);
     expect(table.every((r) => r.length === 2)).toBe(true);
+  });
+});
+
+/** Document properties in memory, with the calls counted. */
+function memoryProperties(initial: Record<string, string> = {}) {
+  const data = new Map(Object.entries(initial));
+  const ops: string[] = [];
+  const store: PropertyStore = {
+    setProperties(values) {
+      ops.push(`setProperties:${Object.keys(values).length}`);
+      for (const [k, v] of Object.entries(values)) data.set(k, v);
+    },
+    setProperty(k, v) {
+      ops.push(`setProperty:${k}`);
+      data.set(k, v);
+    },
+    deleteProperty(k) {
+      ops.push(`deleteProperty:${k}`);
+      data.delete(k);
+    },
+  };
+  return { data, ops, store, snapshot: () => Object.fromEntries(data) };
+}
+
+describe('the last known good copy', () => {
+  test('an answer is kept in ASCII parts under 9 KB each, and comes back whole', () => {
+    const props = memoryProperties();
+    const lastGood = createLastGood(props.store, {}, () => 1_000);
+    const big = Array.from({ length: 400 }, (_, i) => ({ date: `2024-01-${i}`, name: 'Banco Popular – San José', buy: 500 + i / 100, sell: 510 }));
+    lastGood.keep([
+      { key: 'k|big', value: big },
+      { key: 'k|small', value: 512.82 },
+    ]);
+    expect(props.ops).toEqual([expect.stringMatching(/^setProperties:\d+$/)]);
+    const names = [...props.data.keys()];
+    const parts = names.filter((n) => n.startsWith(`CRC_RATES_LKG.${hash53('k|big')}.`));
+    expect(parts.length).toBeGreaterThan(2);
+    for (const n of names) {
+      expect(props.data.get(n)!.length).toBeLessThanOrEqual(LAST_GOOD.partChars);
+      expect(props.data.get(n)).toMatch(/^[\x20-\x7e]*$/);
+    }
+    const again = createLastGood(props.store, props.snapshot(), () => 2_000);
+    expect(again.recall(['k|big', 'k|small', 'k|none'])).toEqual(
+      new Map([
+        ['k|big', { value: big, savedAt: 1_000 }],
+        ['k|small', { value: 512.82, savedAt: 1_000 }],
+      ]),
+    );
+  });
+
+  test('bounded: the answers saved longest ago go first, and a rewritten answer replaces its old parts', () => {
+    const props = memoryProperties();
+    const value = 'x'.repeat(2_000);
+    for (let i = 0; i < 80; i++) createLastGood(props.store, props.snapshot(), () => i).keep([{ key: `k|${i}`, value }]);
+    const { kept } = readKept(props.snapshot());
+    const size = [...kept.values()].reduce((total, e) => total + e.size, 0);
+    expect(size).toBeLessThanOrEqual(LAST_GOOD.maxChars);
+    const keptKeys = [...kept.values()].map((e) => e.key).sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)));
+    // The newest that fit, none older than the oldest kept.
+    expect(keptKeys.at(-1)).toBe('k|79');
+    const oldest = Number(keptKeys[0]!.slice(2));
+    expect(keptKeys).toEqual(Array.from({ length: 80 - oldest }, (_, i) => `k|${oldest + i}`));
+    expect(size + 2_100).toBeGreaterThan(LAST_GOOD.maxChars);
+
+    // A smaller value for a kept key: its extra parts go.
+    const before = [...props.data.keys()].filter((n) => n.includes(`.${hash53('k|79')}.`));
+    createLastGood(props.store, props.snapshot(), () => 100).keep([{ key: 'k|79', value: 'y'.repeat(9_000) }]);
+    createLastGood(props.store, props.snapshot(), () => 101).keep([{ key: 'k|79', value: 1 }]);
+    const after = [...props.data.keys()].filter((n) => n.includes(`.${hash53('k|79')}.`));
+    expect(before).toHaveLength(1);
+    expect(after).toEqual([`CRC_RATES_LKG.${hash53('k|79')}.0.1`]);
+  });
+
+  test('no more than maxEntries answers, however small', () => {
+    const props = memoryProperties();
+    const lastGood = createLastGood(props.store, {}, () => 5);
+    // One call with more answers than the copy holds keeps the first that fit.
+    lastGood.keep(Array.from({ length: LAST_GOOD.maxEntries + 20 }, (_, i) => ({ key: `k|${i}`, value: i })));
+    expect(readKept(props.snapshot()).kept.size).toBe(LAST_GOOD.maxEntries);
+    expect(lastGood.recall([`k|${LAST_GOOD.maxEntries - 1}`, `k|${LAST_GOOD.maxEntries}`]).size).toBe(1);
+    // A later answer takes the place of one saved before it.
+    createLastGood(props.store, props.snapshot(), () => 6).keep([{ key: 'k|new', value: 1 }]);
+    const { kept } = readKept(props.snapshot());
+    expect(kept.size).toBe(LAST_GOOD.maxEntries);
+    expect([...kept.values()].some((e) => e.key === 'k|new')).toBe(true);
+  });
+
+  test('a torn answer (a part missing, unreadable JSON) is not recalled, and goes at the next write', () => {
+    const id = hash53('k|a');
+    const props = memoryProperties({
+      [`CRC_RATES_LKG.${id}.0.2`]: '{"k":"k|a","t":1,"v":',
+      [`CRC_RATES_LKG.${hash53('k|b')}.0.1`]: '{"k":"k|b","t":1,"v":[1,',
+      'CRC_RATES_LKG.nonsense': 'x',
+      CRC_RATES_API_KEY: 'kept',
+    });
+    const lastGood = createLastGood(props.store, props.snapshot(), () => 2);
+    expect(lastGood.recall(['k|a', 'k|b']).size).toBe(0);
+    lastGood.keep([{ key: 'k|c', value: 3 }]);
+    expect([...props.data.keys()].sort()).toEqual(['CRC_RATES_API_KEY', `CRC_RATES_LKG.${hash53('k|c')}.0.1`]);
+  });
+
+  test('stale: marked with why and when, cleared key by key as the API answers again', () => {
+    const props = memoryProperties();
+    const lastGood = createLastGood(props.store, {}, () => Date.parse('2026-11-21T09:30:00Z'));
+    lastGood.keep([
+      { key: 'k|a', value: 1 },
+      { key: 'k|b', value: 2 },
+    ]);
+    let now = Date.parse('2026-11-22T14:00:00Z');
+    const later = createLastGood(props.store, props.snapshot(), () => now);
+    later.markStale(later.recall(['k|a', 'k|b']), 'The CRC Rates API is unavailable (HTTP 503): try again later');
+    expect(staleView(later.stale())).toEqual({
+      since: '2026-11-22T14:00:00.000Z',
+      at: '2026-11-22T14:00:00.000Z',
+      reason: 'The CRC Rates API is unavailable (HTTP 503): try again later',
+      count: 2,
+      oldestSavedAt: '2026-11-21T09:30:00.000Z',
+    });
+    now += 60_000;
+    const third = createLastGood(props.store, props.snapshot(), () => now);
+    expect(third.stale()?.keys).toEqual({ 'k|a': Date.parse('2026-11-21T09:30:00Z'), 'k|b': Date.parse('2026-11-21T09:30:00Z') });
+    third.keep([{ key: 'k|a', value: 10 }]);
+    expect(Object.keys(JSON.parse(props.data.get('CRC_RATES_STALE')!).keys)).toEqual(['k|b']);
+    third.keep([{ key: 'k|b', value: 20 }]);
+    expect(props.data.has('CRC_RATES_STALE')).toBe(false);
+    expect(staleView(third.stale())).toBeNull();
+  });
+
+  test('properties that refuse (quota) cost the copy, never the answer', () => {
+    const refusing: PropertyStore = {
+      setProperties: () => {
+        throw new Error('Exception: You have exceeded the property storage quota.');
+      },
+      setProperty: () => {
+        throw new Error('Exception: Service invoked too many times');
+      },
+      deleteProperty: () => {
+        throw new Error('Exception: Service invoked too many times');
+      },
+    };
+    const lastGood = createLastGood(refusing, {}, () => 1);
+    expect(() => lastGood.keep([{ key: 'k|a', value: 1 }])).not.toThrow();
+    expect(() => lastGood.markStale(new Map([['k|a', { value: 1, savedAt: 1 }]]), 'x')).not.toThrow();
+    expect(createLastGood(null, {}, () => 1).recall(['k|a']).size).toBe(0);
+  });
+});
+
+describe('a transient failure answers from the copy; the user’s errors do not', () => {
+  const BASE = 'https://api.example.com/api/v1';
+  const ok = (data: unknown): HttpAnswer => ({ status: 200, headers: {}, body: JSON.stringify({ success: true, data }) });
+  const fail = (status: number, error: string, message: string): HttpAnswer => ({
+    status,
+    headers: { 'Retry-After': '30' },
+    body: JSON.stringify({ success: false, error, message }),
+  });
+
+  /** An Env whose only outside world is `answer` (the API; null: unreachable) and memory for the cache and the properties. */
+  function fakeEnv(answer: (url: string) => HttpAnswer | null) {
+    const data = new Map<string, string>();
+    const cache: CacheLike = {
+      getAll: (wanted) => Object.fromEntries(wanted.filter((k) => data.has(k)).map((k) => [k, data.get(k)!])),
+      putAll: (values) => {
+        for (const [k, v] of Object.entries(values)) data.set(k, v);
+      },
+    };
+    const props = memoryProperties();
+    let now = Date.parse('2026-11-22T12:00:00Z');
+    const urls: string[] = [];
+    const env = (): Env => ({
+      locale: 'en',
+      t: en,
+      format: inZone('America/Costa_Rica'),
+      today: '2026-11-22',
+      baseUrl: BASE,
+      apiKey: 'crc_live_x',
+      store: createStore(cache, () => now),
+      lastGood: createLastGood(props.store, props.snapshot(), () => now),
+      fetch: (wanted) =>
+        wanted.map((url) => {
+          urls.push(url.replace(BASE, ''));
+          const reply = answer(url);
+          // As env.ts's fetchAll reports a request that could not be made.
+          if (!reply) throw new ApiError(en.unreachable('https://api.example.com', 'Address unavailable'), 0, 'UNREACHABLE');
+          return reply;
+        }),
+      now: () => now,
+    });
+    return { env, urls, props, advance: (s: number) => (now += s * 1000) };
+  }
+
+  test('503, 502 without an envelope, and 429 give the last value; a 400 or 404 gives its error', () => {
+    let reply: HttpAnswer = ok([{ date: '2026-11-22', buy: 500, sell: 510 }]);
+    const f = fakeEnv(() => reply);
+    expect(exchangeHistory(f.env(), 1)).toEqual([
+      ['Date', 'Buy', 'Sell'],
+      [expect.any(Date), 500, 510],
+    ]);
+    for (const failure of [
+      fail(503, 'SERVICE_UNAVAILABLE', 'Database unreachable'),
+      { status: 502, headers: {}, body: '<html>' },
+      fail(429, 'RATE_LIMITED', 'slow down'),
+    ]) {
+      reply = failure;
+      f.advance(301);
+      expect(exchangeHistory(f.env(), 1)).toEqual([
+        ['Date', 'Buy', 'Sell'],
+        [expect.any(Date), 500, 510],
+      ]);
+    }
+    expect(JSON.parse(f.props.data.get('CRC_RATES_STALE')!).reason).toBe('Too many requests: try again in 30 s');
+    reply = fail(400, 'BAD_REQUEST', 'Parameter "days" must be an integer from 1 to 365 (got "1")');
+    f.advance(301);
+    expect(thrown(() => exchangeHistory(f.env(), 1)).message).toBe('The API refused the request: Parameter "days" must be an integer from 1 to 365 (got "1")');
+    // The API answered again: nothing is stale any more.
+    reply = ok([{ date: '2026-11-22', buy: 501, sell: 511 }]);
+    expect(exchangeHistory(f.env(), 1)[1]!.slice(1)).toEqual([501, 511]);
+    expect(f.props.data.has('CRC_RATES_STALE')).toBe(false);
+    expect(f.urls).toEqual(Array(6).fill('/exchange-rate/history?days=1'));
+  });
+
+  test('a range is answered from the copy only when the copy has every day of it', () => {
+    let up = true;
+    const f = fakeEnv((url) => {
+      if (!up) return fail(503, 'SERVICE_UNAVAILABLE', 'down');
+      const from = /from=([\d-]+)/.exec(url)![1]!;
+      return ok([{ date: from.replace(/-01$/, '-05'), buy: 1, sell: 2 }]);
+    });
+    expect(exchangeRate(f.env(), [['2026-01-05']], 'sell')).toEqual([[2]]);
+    up = false;
+    f.advance(21_601);
+    expect(exchangeRate(f.env(), [['2026-01-05'], ['2026-01-06']], 'sell')).toEqual([[2], ['No rate']]);
+    expect(thrown(() => exchangeRate(f.env(), [['2026-01-05'], ['2026-02-05']], 'sell')).message).toBe(
+      'The CRC Rates API is unavailable (HTTP 503): try again later',
+    );
+  });
+
+  test('EXCHANGECLOSE from the copy: the months kept answer, a month never fetched fails', () => {
+    let up = true;
+    const period = (month: string) => ({
+      period: month,
+      from: `${month}-01`,
+      to: `${month}-31`,
+      count: 31,
+      buy: { average: 500.1234, min: 1, max: 2, first: 1, last: 501, change: 0 },
+      sell: { average: 510.5, min: 1, max: 2, first: 1, last: 511, change: 0 },
+    });
+    const f = fakeEnv(() => (up ? ok([period('2025-01'), period('2025-03')]) : null));
+    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02'], ['2025-03']], 'buy', 'average')).toEqual([[500.1234], ['No rate'], [500.1234]]);
+    up = false;
+    f.advance(21_601);
+    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02']], 'sell', 'closing')).toEqual([[511], ['No rate']]);
+    expect(thrown(() => exchangeClose(f.env(), '2024-12', '', '')).message).toBe(
+      'Could not reach the CRC Rates API at https://api.example.com: Address unavailable',
+    );
+    expect(f.urls).toEqual([
+      '/exchange-rate/stats?period=monthly&from=2025-01-01&to=2025-03-31',
+      '/exchange-rate/stats?period=monthly&from=2025-01-01&to=2025-02-28',
+      '/exchange-rate/stats?period=monthly&from=2024-12-01&to=2024-12-31',
+    ]);
+  });
+});
+
+describe('month-close figures', () => {
+  const period = {
+    period: '2024-02',
+    from: '2024-02-01',
+    to: '2024-02-29',
+    count: 29,
+    buy: { average: 505.1, min: 500, max: 510, first: 500, last: 506.47, change: 6.47 },
+    sell: { average: 511.2, min: 505, max: 515, first: 505, last: 512.82, change: 7.82 },
+  };
+
+  test('closing is the last calendar day’s rate, else none; average is the month’s', () => {
+    const figures = figuresOf(period);
+    expect(figures).toEqual({ n: 29, to: '2024-02-29', buy: [505.1, 506.47], sell: [511.2, 512.82] });
+    expect(figureOf('2024-02', figures, 'buy', 'closing')).toBe(506.47);
+    expect(figureOf('2024-02', figures, 'sell', 'average')).toBe(511.2);
+    const shortOfLastDay = figuresOf({ ...period, to: '2024-02-28', count: 28 });
+    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'closing')).toBeNull();
+    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'average')).toBe(511.2);
+  });
+
+  test('a complete month that is over is kept 6 h; a running month, a holey one or an empty one a few minutes', () => {
+    const figures = figuresOf(period);
+    expect(figuresTtl('2024-02', figures, '2024-03-01')).toBe(21_600);
+    expect(figuresTtl('2024-02', figures, '2024-02-29')).toBe(300);
+    expect(figuresTtl('2024-02', { ...figures, n: 28 }, '2025-01-01')).toBe(300);
+    expect(figuresTtl('2024-02', null, '2025-01-01')).toBe(300);
+  });
+});
+
+describe('the freeze plan', () => {
+  test('rectangles cover exactly the marked cells, merging equal runs of rows', () => {
+    const marked = [
+      [true, true, false, true],
+      [true, true, false, true],
+      [false, true, false, false],
+      [false, false, false, false],
+    ];
+    expect(coverRects(marked)).toEqual([
+      { row: 0, column: 0, rows: 2, columns: 2 },
+      { row: 0, column: 3, rows: 2, columns: 1 },
+      { row: 2, column: 1, rows: 1, columns: 1 },
+    ]);
+    expect(coverRects([[false]])).toEqual([]);
+  });
+
+  test('only the selected formulas; the cells their freeze emptied; values as setValues keeps them', () => {
+    const formulas = [
+      ['', '=A', ''],
+      ['=B', '', '=C'],
+    ];
+    expect(selectedFormulas(formulas, { row: 0, column: 1, rows: 2, columns: 2 })).toEqual([
+      [false, true, false],
+      [false, false, true],
+    ]);
+    const before = [
+      ['x', 1, 'spill'],
+      [2, 'spill', 3],
+    ];
+    const after = [
+      ['x', 1, ''],
+      [2, '', 3],
+    ];
+    expect(lostCells(before, after, formulas)).toEqual([
+      [false, false, true],
+      [false, true, false],
+    ]);
+    expect(slice(before, { row: 0, column: 1, rows: 2, columns: 2 })).toEqual([
+      [1, 'spill'],
+      ['spill', 3],
+    ]);
+    const date = new Date(0);
+    expect([literal('0123'), literal('#N/A'), literal(''), literal(5), literal(date), literal(true)]).toEqual(["'0123", "'#N/A", '', 5, date, true]);
   });
 });

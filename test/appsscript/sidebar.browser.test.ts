@@ -1,7 +1,8 @@
 /**
  * The settings sidebar in headless Chromium: the HTML is the built Sidebar.html as the built
  * `showSettings` renders it (Code.js in node:vm), and `google.script.run` is a shim whose server
- * functions each test fakes (success and failure handlers, as in Sheets).
+ * functions each test fakes (success and failure handlers, as in Sheets) — or, for the usage
+ * meter, answers with what the built `getUsage` returns from a real API server.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Usage } from '../../shared/types';
+import { startApiServer, type ApiServer } from './support/api-server';
 import { loadGas } from './support/gas';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -28,18 +31,22 @@ const PAGE_URL = 'http://sidebar.test/';
 
 let dist: string;
 let browser: Browser;
+let server: ApiServer;
 
 beforeAll(async () => {
   dist = mkdtempSync(path.join(os.tmpdir(), 'crc-addon-'));
-  const [, launched] = await Promise.all([
+  const [, launched, started] = await Promise.all([
     promisify(execFile)(process.execPath, [path.join(ROOT, 'appsscript/build.mjs'), '--out', dist], { cwd: ROOT }),
     chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+    startApiServer(),
   ]);
   browser = launched;
-}, 60_000);
+  server = started;
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
+  await server?.close();
   if (dist) rmSync(dist, { recursive: true, force: true });
 });
 
@@ -97,7 +104,8 @@ function installRunShim() {
 }
 
 async function open(html: string, server: string = '{}'): Promise<Page> {
-  const page = await browser.newPage();
+  // The width of a Sheets sidebar.
+  const page = await browser.newPage({ viewport: { width: 300, height: 720 } });
   await page.addInitScript(installRunShim);
   // Fake server functions, installed before the sidebar's script runs.
   await page.addInitScript(`window.__server = Object.assign(window.__server || {}, ${server});`);
@@ -111,76 +119,145 @@ const text = (page: Page, selector: string) => page.locator(selector).innerText(
 const calls = (page: Page) => page.evaluate(() => (window as unknown as { __calls: unknown[][] }).__calls);
 const setServer = (page: Page, source: string) => page.evaluate(`Object.assign(window.__server, ${source})`);
 
-const VIEW_AFTER_SAVE = `{ locale: 'en', hasKey: true, maskedKey: '${MASKED}', baseUrl: '', defaultBaseUrl: 'https://api.crc-rates.com/api/v1' }`;
+const VIEW_AFTER_SAVE = `{ locale: 'en', hasKey: true, maskedKey: '${MASKED}', baseUrl: '', defaultBaseUrl: 'https://api.crc-rates.com/api/v1', stale: null }`;
+const PRO_USAGE = `{ plan: 'pro', planLabel: 'Pro', monthlyQuota: 5000, used: 3912, remaining: 1088, resetsAt: '2026-12-01T00:00:00.000Z', resetsOn: '2026-12-01 00:00 UTC', ratePerMinute: 60, baseUrl: 'https://api.crc-rates.com/api/v1' }`;
+
+/** The meter as the page shows it. */
+const meterOf = (page: Page) =>
+  page.evaluate(() => {
+    const m = document.querySelector('meter') as HTMLMeterElement;
+    return { value: m.value, max: m.max, low: m.low, high: m.high, optimum: m.optimum, hidden: m.hidden };
+  });
 
 describe('settings sidebar', () => {
   test('starts from the masked key; the key itself is nowhere in the page', async () => {
     const html = renderSidebar({ CRC_RATES_API_KEY: KEY });
     expect(html).not.toContain(KEY);
-    const page = await open(html);
+    const page = await open(html, `{ getUsage: () => (${PRO_USAGE}) }`);
     expect(await text(page, '#status')).toBe(`Key saved: ${MASKED}`);
     expect(await page.locator('#key').getAttribute('placeholder')).toBe(MASKED);
     expect(await page.locator('#baseUrl').getAttribute('placeholder')).toBe('https://api.crc-rates.com/api/v1');
     expect(await page.locator('h1').innerText()).toBe('CRC Rates');
     expect(await page.content()).not.toContain(KEY);
-    expect(await calls(page)).toEqual([]);
+    // The only call: this month's usage, with no argument (the server uses the saved key).
+    await page.waitForFunction(() => document.querySelector('#quotaUsed')?.textContent?.includes(' of '));
+    expect(await calls(page)).toEqual([['getUsage']]);
     await page.close();
   });
 
   test('save: sends the pasted key and address, clears the input, shows the masked key', async () => {
-    const page = await open(renderSidebar({}), `{ saveSettings: () => (${VIEW_AFTER_SAVE}) }`);
+    const page = await open(renderSidebar({}), `{ saveSettings: () => (${VIEW_AFTER_SAVE}), getUsage: () => (${PRO_USAGE}) }`);
     expect(await text(page, '#status')).toBe('No key saved yet: paste yours below.');
     expect(await page.locator('#remove').isHidden()).toBe(true);
+    expect(await page.locator('#quota').isHidden()).toBe(true);
     await page.fill('#key', `  ${KEY} `);
     await page.click('#save');
     await page.waitForSelector('#message.ok');
     expect(await text(page, '#message')).toBe('Settings saved.');
-    expect(await calls(page)).toEqual([['saveSettings', { key: KEY, baseUrl: '' }]]);
     expect(await page.inputValue('#key')).toBe('');
     expect(await text(page, '#status')).toBe(`Key saved: ${MASKED}`);
     expect(await page.locator('#remove').isVisible()).toBe(true);
+    // With a key saved, the meter of this month's usage.
+    await page.waitForFunction(() => !(document.querySelector('#meter') as HTMLElement).hidden);
+    expect(await calls(page)).toEqual([['saveSettings', { key: KEY, baseUrl: '' }], ['getUsage']]);
     await page.close();
   });
 
-  test('test connection: shows the plan and this month’s quota', async () => {
-    const usage = `{ plan: 'pro', planLabel: 'Pro', monthlyQuota: 5000, used: 12, remaining: 4988, resetsAt: '2026-12-01T00:00:00.000Z', resetsOn: '2026-12-01 00:00 UTC', ratePerMinute: 60, baseUrl: 'https://rates.example.com/api/v1' }`;
+  test('test connection: the plan and the per-minute rate, and the meter of the key tested', async () => {
     const page = await open(
       renderSidebar({ CRC_RATES_API_KEY: KEY, CRC_RATES_BASE_URL: 'https://rates.example.com/api/v1' }),
-      `{ testConnection: () => (${usage}) }`,
+      `{ getUsage: () => { throw new Error('Error: Could not reach the CRC Rates API at https://rates.example.com: timeout'); }, testConnection: () => (${PRO_USAGE.replace('3912', '12').replace('1088', '4988')}) }`,
     );
     expect(await page.inputValue('#baseUrl')).toBe('https://rates.example.com/api/v1');
     expect(await page.locator('#advanced').getAttribute('open')).not.toBeNull();
+    // On opening, the usage could not be read: the meter's place says why.
+    await page.waitForFunction(() => document.querySelector('#quotaUsed')?.textContent?.startsWith('This month’s usage could not'));
+    expect(await text(page, '#quotaUsed')).toBe(
+      'This month’s usage could not be read: Could not reach the CRC Rates API at https://rates.example.com: timeout',
+    );
+    expect(await page.locator('#meter').isHidden()).toBe(true);
     await page.click('#test');
     await page.waitForSelector('#usage:not([hidden])');
-    expect(await calls(page)).toEqual([['testConnection', { key: '', baseUrl: 'https://rates.example.com/api/v1' }]]);
-    const rows = await page.locator('#usage dt, #usage dd').allInnerTexts();
-    expect(rows).toEqual([
-      'Plan',
-      'Pro',
-      'Used this month',
-      '12 / 5,000',
-      'Remaining',
-      '4,988',
-      'Resets on',
-      '2026-12-01 00:00 UTC',
-      'Requests per minute',
-      '60',
-    ]);
+    expect(await calls(page)).toEqual([['getUsage'], ['testConnection', { key: '', baseUrl: 'https://rates.example.com/api/v1' }]]);
+    expect(await page.locator('#usage dt, #usage dd').allInnerTexts()).toEqual(['Plan', 'Pro', 'Requests per minute', '60']);
+    expect(await meterOf(page)).toEqual({ value: 12, max: 5000, low: 3750, high: 4500, optimum: 0, hidden: false });
+    expect(await text(page, '#quotaUsed')).toBe('12 of 5,000 used · 4,988 left');
+    expect(await text(page, '#quotaResets')).toBe('Resets on 2026-12-01 00:00 UTC');
     expect(await text(page, '#message')).toBe('Connected.');
     await page.close();
+  });
+
+  test('the usage meter: the numbers of /usage from a real server, through the built getUsage', async () => {
+    const properties = { CRC_RATES_API_KEY: server.keys.main, CRC_RATES_BASE_URL: server.api };
+    const gas = loadGas({ dist, properties, fetch: server.fetch });
+    // Some use this month, so that the meter has something to show.
+    gas.run('EXCHANGEHISTORY', 7);
+    gas.run('EXCHANGEBEST', 'sell');
+    const fromAddOn = gas.run<Usage>('getUsage');
+    const [reply] = server.fetch([{ url: `${server.api}/usage`, headers: { 'x-api-key': server.keys.main } }]);
+    const usage = (JSON.parse((reply as { body: string }).body) as { data: Usage }).data;
+    expect(fromAddOn).toMatchObject(usage);
+
+    const page = await open(renderSidebar(properties), `{ getUsage: () => (${JSON.stringify(fromAddOn)}) }`);
+    await page.waitForFunction(() => !(document.querySelector('#meter') as HTMLElement).hidden);
+    const meter = await meterOf(page);
+    expect([meter.value, meter.max]).toEqual([usage.used, usage.monthlyQuota]);
+    expect(await text(page, '#quotaUsed')).toBe(
+      `${usage.used.toLocaleString('en-US')} of ${usage.monthlyQuota.toLocaleString('en-US')} used · ${usage.remaining.toLocaleString('en-US')} left`,
+    );
+    expect(await text(page, '#quotaResets')).toBe(`Resets on ${usage.resetsAt.slice(0, 10)} ${usage.resetsAt.slice(11, 16)} UTC`);
+    expect(await page.locator('#meter').getAttribute('aria-labelledby')).toBe('quotaTitle');
+    await page.close();
+  });
+
+  test('a key three quarters through its quota: the meter turns amber; a screenshot to look at', async () => {
+    const page = await open(renderSidebar({ CRC_RATES_API_KEY: KEY }), `{ getUsage: () => (${PRO_USAGE}) }`);
+    await page.waitForFunction(() => !(document.querySelector('#meter') as HTMLElement).hidden);
+    expect(await meterOf(page)).toMatchObject({ value: 3912, max: 5000 });
+    expect(await text(page, '#quotaPercent')).toBe('78%');
+    expect(await text(page, '#quotaUsed')).toBe('3,912 of 5,000 used · 1,088 left');
+    // Chromium colours a meter by its region: 3,912 of 5,000 is past `low` (amber), not yet `high`.
+    expect(await page.locator('#meter').evaluate((m: HTMLMeterElement) => m.value > m.low && m.value < m.high)).toBe(true);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'crc-sidebar-meter.png'), fullPage: true });
+    await page.close();
+  });
+
+  test('some cells show the last known good copy: the sidebar says the data is stale, and why', async () => {
+    const stale = {
+      since: Date.parse('2026-11-22T14:00:00Z'),
+      at: Date.parse('2026-11-22T14:05:00Z'),
+      reason: 'Could not reach the CRC Rates API at https://api.crc-rates.com: Address unavailable',
+      keys: { a: Date.parse('2026-11-21T09:30:00Z'), b: Date.parse('2026-11-22T08:00:00Z') },
+    };
+    const page = await open(renderSidebar({ CRC_RATES_API_KEY: KEY, CRC_RATES_STALE: JSON.stringify(stale) }), `{ getUsage: () => (${PRO_USAGE}) }`);
+    expect(await page.locator('#stale').isVisible()).toBe(true);
+    expect(await text(page, '#stale strong')).toBe('Some values are a saved copy');
+    expect(await text(page, '#staleBody')).toBe(
+      '2 answers were shown from the last good copy (from 2026-11-21 09:30 UTC) because the API failed: Could not reach the CRC Rates API at https://api.crc-rates.com: Address unavailable. They update when the sheet recalculates and the API answers again.',
+    );
+    await page.waitForFunction(() => !(document.querySelector('#meter') as HTMLElement).hidden);
+    await page.screenshot({ path: path.join(os.tmpdir(), 'crc-sidebar-stale.png'), fullPage: true });
+    await page.close();
+
+    const none = await open(renderSidebar({ CRC_RATES_API_KEY: KEY }), `{ getUsage: () => (${PRO_USAGE}) }`);
+    expect(await none.locator('#stale').isHidden()).toBe(true);
+    await none.close();
   });
 
   test('remove: the key is gone from the status and the remove button hides', async () => {
     const page = await open(
       renderSidebar({ CRC_RATES_API_KEY: KEY }),
-      `{ removeKey: () => ({ locale: 'en', hasKey: false, maskedKey: null, baseUrl: '', defaultBaseUrl: 'https://api.crc-rates.com/api/v1' }) }`,
+      `{ getUsage: () => (${PRO_USAGE}), removeKey: () => ({ locale: 'en', hasKey: false, maskedKey: null, baseUrl: '', defaultBaseUrl: 'https://api.crc-rates.com/api/v1', stale: null }) }`,
     );
+    await page.waitForFunction(() => !(document.querySelector('#meter') as HTMLElement).hidden);
     await page.click('#remove');
     await page.waitForSelector('#message.ok');
     expect(await text(page, '#message')).toBe('Key removed.');
     expect(await text(page, '#status')).toBe('No key saved yet: paste yours below.');
     expect(await page.locator('#remove').isHidden()).toBe(true);
-    expect(await calls(page)).toEqual([['removeKey']]);
+    // No key, no usage to show.
+    expect(await page.locator('#quota').isHidden()).toBe(true);
+    expect(await calls(page)).toEqual([['getUsage'], ['removeKey']]);
     await page.close();
   });
 
@@ -261,7 +338,8 @@ describe('settings sidebar', () => {
     const page = await open(raw, `{ getSettings: () => (${VIEW_AFTER_SAVE}) }`);
     await page.waitForFunction(() => document.querySelector('#status')?.textContent !== '');
     expect(await text(page, '#status')).toBe(`Key saved: ${MASKED}`);
-    expect(await calls(page)).toEqual([['getSettings']]);
+    // Then, a key being saved, its usage (which this page's server cannot give).
+    expect(await calls(page)).toEqual([['getSettings'], ['getUsage']]);
     await page.close();
   });
 });

@@ -2,9 +2,11 @@
  * The settings sidebar's script (runs in the browser, inlined into Sidebar.html by the build).
  * It talks to the server functions of `rpc.ts` through google.script.run and never holds the
  * saved key: the server sends its masked form only, and a pasted key leaves the input as soon
- * as it is saved.
+ * as it is saved. With a key saved, it shows this month's usage as a meter (from /usage), and a
+ * notice when some cells show the last known good copy instead of a fresh answer.
  */
-import { messages, type Locale } from '../messages';
+import type { StaleView } from '../lastgood';
+import { formatUtc, messages, type Locale } from '../messages';
 import type { ConnectionView } from '../rpc';
 import type { SettingsForm, SettingsView } from '../settings';
 
@@ -14,12 +16,13 @@ interface Runner {
   getSettings(): void;
   saveSettings(form: SettingsForm): void;
   testConnection(form: SettingsForm): void;
+  getUsage(): void;
   removeKey(): void;
 }
 
 declare const google: { script: { run: Runner } };
 
-type ServerFunction = 'getSettings' | 'saveSettings' | 'testConnection' | 'removeKey';
+type ServerFunction = 'getSettings' | 'saveSettings' | 'testConnection' | 'getUsage' | 'removeKey';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -63,6 +66,8 @@ function start(view: SettingsView | null, locale: Locale): void {
   const status = $('status');
   const message = $('message');
   const usage = $('usage');
+  const quota = $('quota');
+  const meter = $<HTMLMeterElement>('meter');
   const buttons = [$<HTMLButtonElement>('save'), $<HTMLButtonElement>('test'), $<HTMLButtonElement>('remove')];
   key.placeholder = t.keyPlaceholder;
 
@@ -73,7 +78,55 @@ function start(view: SettingsView | null, locale: Locale): void {
     else message.removeAttribute('role');
   };
 
+  const number = (n: number) => n.toLocaleString(locale === 'es' ? 'es-CR' : 'en-US');
+
+  const showStale = (stale: StaleView | null) => {
+    $('stale').hidden = !stale;
+    if (stale) $('staleBody').textContent = t.staleBody(stale.count, formatUtc(stale.oldestSavedAt), stale.reason);
+  };
+
+  /** The meter: used of the monthly quota, what is left and when it resets, exactly as /usage says. */
+  const showQuota = (c: ConnectionView) => {
+    meter.max = Math.max(c.monthlyQuota, 1);
+    meter.value = Math.min(c.used, meter.max);
+    // Amber from three quarters used, red from nine tenths; less is better.
+    meter.low = meter.max * 0.75;
+    meter.high = meter.max * 0.9;
+    meter.optimum = 0;
+    meter.title = `${number(c.used)} / ${number(c.monthlyQuota)}`;
+    const share = c.monthlyQuota > 0 ? Math.min(1, c.used / c.monthlyQuota) : 1;
+    // A tenth of a percent below 10 %, so that a little use does not read as none.
+    $('quotaPercent').textContent = share.toLocaleString(locale === 'es' ? 'es-CR' : 'en-US', {
+      style: 'percent',
+      maximumFractionDigits: share > 0 && share < 0.1 ? 1 : 0,
+    });
+    $('quotaUsed').textContent = `${t.quotaUsed(number(c.used), number(c.monthlyQuota))} · ${t.quotaLeft(number(c.remaining))}`;
+    $('quotaResets').textContent = t.quotaResets(c.resetsOn);
+    meter.hidden = false;
+    quota.hidden = false;
+  };
+
+  const quotaMessage = (text: string) => {
+    meter.hidden = true;
+    $('quotaPercent').textContent = '';
+    $('quotaUsed').textContent = text;
+    $('quotaResets').textContent = '';
+    quota.hidden = false;
+  };
+
+  /** Reads this month's usage of the saved key (no buttons wait for it: it is only information). */
+  const loadUsage = async () => {
+    quotaMessage(t.quotaLoading);
+    try {
+      showQuota(await call<ConnectionView>('getUsage'));
+    } catch (error) {
+      quotaMessage(t.quotaUnavailable(errorText(error, t.networkError)));
+    }
+  };
+
   const render = (v: SettingsView) => {
+    showStale(v.stale);
+    if (!v.hasKey) quota.hidden = true;
     status.textContent = v.hasKey && v.maskedKey ? t.keySaved(v.maskedKey) : t.noKeySaved;
     status.className = v.hasKey ? 'status ok' : 'status';
     key.placeholder = v.maskedKey ?? t.keyPlaceholder;
@@ -83,13 +136,10 @@ function start(view: SettingsView | null, locale: Locale): void {
     $<HTMLButtonElement>('remove').hidden = !v.hasKey;
   };
 
+  /** What a connection test adds to the meter: the plan and the per-minute rate. */
   const showUsage = (c: ConnectionView) => {
-    const number = (n: number) => n.toLocaleString(locale === 'es' ? 'es-CR' : 'en-US');
     const rows: Array<[string, string]> = [
       [t.plan, c.planLabel],
-      [t.used, `${number(c.used)} / ${number(c.monthlyQuota)}`],
-      [t.remaining, number(c.remaining)],
-      [t.resets, c.resetsOn],
       [t.perMinute, number(c.ratePerMinute)],
     ];
     usage.replaceChildren(
@@ -125,12 +175,14 @@ function start(view: SettingsView | null, locale: Locale): void {
       key.value = '';
       render(v);
       say(t.saved, 'ok');
+      if (v.hasKey) void loadUsage();
     });
   });
   $('test').addEventListener('click', () => {
     usage.hidden = true;
     void run<ConnectionView>('testConnection', formValue(), (c) => {
       showUsage(c);
+      showQuota(c);
       say(t.connected, 'ok');
     });
   });
@@ -144,11 +196,14 @@ function start(view: SettingsView | null, locale: Locale): void {
   });
 
   $('app').hidden = false;
-  if (view) render(view);
-  else
+  if (view) {
+    render(view);
+    if (view.hasKey) void loadUsage();
+  } else
     void run<SettingsView>('getSettings', undefined, (v) => {
       render(v);
       say('');
+      if (v.hasKey) void loadUsage();
     });
 }
 

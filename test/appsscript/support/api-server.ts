@@ -6,11 +6,14 @@ import { callSync, type FetchReply } from './sync-channel';
 export interface ApiServer {
   /** `http://127.0.0.1:PORT/api/v1` */
   api: string;
-  keys: { main: string; tiny: string; revocable: string; slow: string };
+  keys: { main: string; tiny: string; revocable: string; slow: string; once: string };
   /** Real HTTP requests made by the worker, answered synchronously. */
   fetch(requests: Array<{ url: string; headers: Record<string, string> }>): FetchReply[];
   /** Revokes the `revocable` key in the server's database. */
   revoke(): void;
+  /** Stops the server: its address refuses connections from then on (fetch still answers, with that refusal). */
+  stop(): void;
+  /** Stops the server and its worker; a second call does nothing. */
   close(): Promise<void>;
 }
 
@@ -23,13 +26,18 @@ export async function startApiServer(): Promise<ApiServer> {
       else reject(new Error(`API server worker failed: ${message.error}`));
     });
   });
+  let closed = false;
+  const stop = () => void callSync<boolean>(worker, { type: 'stop' });
   return {
     api: ready.api,
     keys: ready.keys,
     fetch: (requests) => callSync<FetchReply[]>(worker, { type: 'fetch', requests }),
     revoke: () => void callSync<boolean>(worker, { type: 'revoke' }),
+    stop,
     async close() {
-      callSync<boolean>(worker, { type: 'close' });
+      if (closed) return;
+      closed = true;
+      stop();
       await worker.terminate();
     },
   };

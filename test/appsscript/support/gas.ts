@@ -2,12 +2,14 @@
  * Apps Script, as far as the add-on uses it, for running the built Code.js in `node:vm`:
  * UrlFetchApp (synchronous, real HTTP through the API server's worker), CacheService (in memory,
  * with getAll/putAll and expiry), PropertiesService (document properties), Utilities.formatDate
- * (real time zones through Intl), SpreadsheetApp (locale, zone, the menu and the sidebar),
- * HtmlService (templates with `<?!= name ?>`), ScriptApp.AuthMode and Logger.
+ * (real time zones through Intl), SpreadsheetApp (locale, zone, the menu, the sidebar, one sheet
+ * with a selection and toasts: support/grid.ts), HtmlService (templates with `<?!= name ?>`),
+ * ScriptApp.AuthMode and Logger.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { FakeGrid } from './grid';
 import type { FetchReply } from './sync-channel';
 
 export interface FetchCall {
@@ -32,7 +34,11 @@ export interface Gas {
   run<T = unknown>(name: string, ...args: unknown[]): T;
   calls: FetchCall[];
   properties: Map<string, string>;
+  /** Calls to the document properties, by method. */
+  propertyOps: Record<'getProperties' | 'getProperty' | 'setProperty' | 'setProperties' | 'deleteProperty', number>;
   cache: FakeCache;
+  /** The active sheet: cells, formulas, the selection, toasts. */
+  grid: FakeGrid;
   menus: Array<{ items: Array<[label: string, fn: string]> }>;
   sidebars: Array<{ html: string; title: string }>;
   locale: string;
@@ -177,13 +183,17 @@ export function loadGas(options: GasOptions): Gas {
   const calls: FetchCall[] = [];
   const properties = new Map(Object.entries(options.properties ?? {}));
   const cache = new FakeCache(now);
+  const grid = new FakeGrid();
+  const propertyOps: Gas['propertyOps'] = { getProperties: 0, getProperty: 0, setProperty: 0, setProperties: 0, deleteProperty: 0 };
   const menus: Gas['menus'] = [];
   const sidebars: Gas['sidebars'] = [];
 
   const gas = {
     calls,
     properties,
+    propertyOps,
     cache,
+    grid,
     menus,
     sidebars,
     locale: options.locale ?? 'en_US',
@@ -214,14 +224,39 @@ export function loadGas(options: GasOptions): Gas {
     return replies.map((reply, i) => response(reply, requests[i]!.url, !!requests[i]!.muteHttpExceptions));
   };
 
+  /** Apps Script's limits: 9 KB per value, 500 KB per store. */
+  const checkSize = () => {
+    let total = 0;
+    for (const [k, v] of properties) {
+      if (Buffer.byteLength(v) > 9 * 1024) throw new Error(`Exception: Argument too large: ${k}`);
+      total += Buffer.byteLength(k) + Buffer.byteLength(v);
+    }
+    if (total > 500 * 1024) throw new Error('Exception: You have exceeded the property storage quota.');
+  };
   const documentProperties = {
-    getProperty: (k: string) => properties.get(k) ?? null,
-    getProperties: () => Object.fromEntries(properties),
+    getProperty(k: string) {
+      propertyOps.getProperty++;
+      return properties.get(k) ?? null;
+    },
+    getProperties() {
+      propertyOps.getProperties++;
+      return Object.fromEntries(properties);
+    },
     setProperty(k: string, v: string) {
+      propertyOps.setProperty++;
       properties.set(k, String(v));
+      checkSize();
+      return documentProperties;
+    },
+    setProperties(values: Record<string, string>, deleteAllOthers?: boolean) {
+      propertyOps.setProperties++;
+      if (deleteAllOthers) properties.clear();
+      for (const [k, v] of Object.entries(values)) properties.set(k, String(v));
+      checkSize();
       return documentProperties;
     },
     deleteProperty(k: string) {
+      propertyOps.deleteProperty++;
       properties.delete(k);
       return documentProperties;
     },
@@ -246,6 +281,16 @@ export function loadGas(options: GasOptions): Gas {
     },
     showSidebar(output: HtmlOutput) {
       sidebars.push({ html: output.getContent(), title: output.title });
+    },
+  };
+
+  const spreadsheet = {
+    getSpreadsheetLocale: () => gas.locale,
+    getSpreadsheetTimeZone: () => gas.timeZone,
+    getActiveRangeList: () =>
+      grid.selection.length === 0 ? null : { getRanges: () => grid.selection.map(([row, column, rows, columns]) => grid.range(row, column, rows, columns)) },
+    toast: (message: string, title = '', seconds = 5) => {
+      grid.toasts.push({ message, title, seconds });
     },
   };
 
@@ -286,13 +331,15 @@ export function loadGas(options: GasOptions): Gas {
     SpreadsheetApp: {
       getActive: () => {
         guarded('SpreadsheetApp.getActive');
-        return { getSpreadsheetLocale: () => gas.locale, getSpreadsheetTimeZone: () => gas.timeZone };
+        return spreadsheet;
       },
       getActiveSpreadsheet: () => {
         guarded('SpreadsheetApp.getActive');
-        return { getSpreadsheetLocale: () => gas.locale, getSpreadsheetTimeZone: () => gas.timeZone };
+        return spreadsheet;
       },
       getUi: () => ui,
+      flush: () => undefined,
+      CopyPasteType: { PASTE_NORMAL: 'PASTE_NORMAL', PASTE_VALUES: 'PASTE_VALUES', PASTE_FORMAT: 'PASTE_FORMAT' },
     },
     HtmlService: {
       createTemplateFromFile(name: string) {

@@ -1,6 +1,6 @@
 /**
  * Runs in the worker of server-worker.cjs: the real app on an embedded database (or a private
- * PostgreSQL one when DATABASE_URL is set) with known rates, a window snapshot and four keys.
+ * PostgreSQL one when DATABASE_URL is set) with known rates, a window snapshot and five keys.
  * Requests from the main thread arrive as messages and are answered through a SharedArrayBuffer
  * the main thread waits on (Atomics), which is what lets UrlFetchApp's shim be synchronous.
  */
@@ -39,7 +39,9 @@ async function main(): Promise<void> {
   const tiny = await keys.create({ name: 'tiny quota', plan: 'custom', monthlyQuota: 1, ratePerMinute: 1_000 });
   const revocable = await keys.create({ name: 'to revoke', plan: 'pro' });
   const slow = await keys.create({ name: 'one per minute', plan: 'custom', monthlyQuota: 1_000, ratePerMinute: 1 });
+  const once = await keys.create({ name: 'one request, for the last known good copy', plan: 'custom', monthlyQuota: 1, ratePerMinute: 1_000 });
 
+  let stopped = false;
   parentPort!.on('message', (message: WorkerRequest) => {
     void (async () => {
       let reply: unknown;
@@ -49,8 +51,10 @@ async function main(): Promise<void> {
           reply = await keys.revoke(revocable.record.id, new Date());
           // As `npm run keys -- revoke` does: tell every instance, whose key lookups may be cached.
           await (app.changes as { keysChanged?: () => Promise<void> }).keysChanged?.();
-        } else if (message.type === 'close') {
-          await app.close();
+        } else if (message.type === 'stop') {
+          // The server goes away and its address refuses connections; the worker stays to answer fetches with that.
+          if (!stopped) await app.close();
+          stopped = true;
           reply = true;
         }
       } catch (error) {
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
   parentPort!.postMessage({
     type: 'ready',
     api: app.api,
-    keys: { main: app.key, tiny: tiny.key, revocable: revocable.key, slow: slow.key },
+    keys: { main: app.key, tiny: tiny.key, revocable: revocable.key, slow: slow.key, once: once.key },
   });
 }
 

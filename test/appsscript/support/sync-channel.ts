@@ -13,7 +13,7 @@ export type FetchReply = { status: number; headers: Record<string, string>; body
 export type WorkerRequest =
   | { type: 'fetch'; buffer: SharedArrayBuffer; requests: Array<{ url: string; headers: Record<string, string> }> }
   | { type: 'revoke'; buffer: SharedArrayBuffer }
-  | { type: 'close'; buffer: SharedArrayBuffer };
+  | { type: 'stop'; buffer: SharedArrayBuffer };
 
 type Payload<T> = T extends { type: infer _; buffer: SharedArrayBuffer } ? Omit<T, 'buffer'> : never;
 

@@ -1,0 +1,160 @@
+/**
+ * EXCHANGECLOSE: the rate a month closes with (its last calendar day's) or its average, as
+ * `/exchange-rate/close` gives them, for one month or a range of months with one request.
+ *
+ * `/exchange-rate/close` takes one month per request, so a column of twelve months would cost
+ * twelve. `/exchange-rate/stats?period=monthly` gives every month of a span in one request, with
+ * the same figures: each Period's `average` is the month's (the same exact sum over the same
+ * records, rounded to 4 decimals), and its `to`/`last` are the last date present and its value —
+ * which is the closing record exactly when `to` is the month's last calendar day, and no closing
+ * record (`closing: null`) otherwise. A month with no record is left out, as /close answers 404.
+ */
+import { isAfterMonthOf, monthOf } from '../../shared/arguments';
+import type { RateSide } from '../../shared/currencies';
+import type { PeriodStats } from '../../shared/types';
+import { type Env, fetchData, recall, remember, requireKey, servedFromCopy } from './answers';
+import type { ApiError } from './api';
+import { ArgumentError, type Measure, readMeasure, readSide } from './args';
+import { keys } from './cache';
+import { CACHE_TTL } from './config';
+import { isBlank, monthBounds, readMonthCell, type MonthCell } from './dates';
+import { answer, distinct, mapCells, toCells } from './shape';
+import type { Cell } from './tables';
+
+/**
+ * A month's figures as cached: how many records, the last date present, and `[average, last]` of
+ * each side. `null` in the cache: the month has no record.
+ */
+export interface MonthFigures {
+  n: number;
+  to: string;
+  buy: [number, number];
+  sell: [number, number];
+}
+
+function isFigures(value: unknown): value is MonthFigures | null {
+  if (value === null) return true;
+  const f = value as MonthFigures;
+  return !!f && typeof f === 'object' && typeof f.n === 'number' && typeof f.to === 'string' && Array.isArray(f.buy) && Array.isArray(f.sell);
+}
+
+export function figuresOf(period: PeriodStats): MonthFigures {
+  return { n: period.count, to: period.to, buy: [period.buy.average, period.buy.last], sell: [period.sell.average, period.sell.last] };
+}
+
+/** The month's closing rate (null when its last calendar day has none) or its average, on one side. */
+export function figureOf(month: string, figures: MonthFigures, side: RateSide, measure: Measure): number | null {
+  const [average, last] = figures[side];
+  if (measure === 'average') return average;
+  return figures.to === monthBounds(month).last ? last : null;
+}
+
+/** A month every day of which has a rate, and which is over, does not change: it is kept 6 h; any other a few minutes. */
+export function figuresTtl(month: string, figures: MonthFigures | null, today: string): number {
+  const days = Number(monthBounds(month).last.slice(8));
+  const final = figures !== null && figures.n === days && month < monthOf(today);
+  return final ? CACHE_TTL.final : CACHE_TTL.moving;
+}
+
+/** The first month after `month`. */
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 5)}${String(m + 1).padStart(2, '0')}`;
+}
+
+/**
+ * The figures of many months at once: from one cache read, the rest with one
+ * `/exchange-rate/stats` request over the span from the first missing month to the last.
+ */
+export function monthFiguresFor(env: Env, months: readonly string[]): Map<string, MonthFigures | null> {
+  const found = new Map<string, MonthFigures | null>();
+  if (months.length === 0) return found;
+  requireKey(env);
+  const read = env.store.readAll(months.map((m) => keys.close(env.baseUrl, m)));
+  const missing: string[] = [];
+  for (const month of months) {
+    const key = keys.close(env.baseUrl, month);
+    const cached = read.get(key);
+    if (read.has(key) && isFigures(cached)) found.set(month, cached);
+    else missing.push(month);
+  }
+  if (missing.length === 0) return found;
+
+  const sorted = [...missing].sort();
+  const first = sorted[0] as string;
+  const last = sorted[sorted.length - 1] as string;
+  let periods: PeriodStats[];
+  try {
+    periods = fetchData<PeriodStats[]>(env, '/exchange-rate/stats', { period: 'monthly', from: monthBounds(first).first, to: monthBounds(last).last });
+  } catch (error) {
+    const missingKeys = missing.map((m) => keys.close(env.baseUrl, m));
+    const recalled = recall(env, missingKeys, error);
+    for (const month of missing) {
+      const figures = recalled.get(keys.close(env.baseUrl, month));
+      if (!isFigures(figures)) throw error;
+      found.set(month, figures);
+    }
+    servedFromCopy(env, missingKeys, error as ApiError);
+    return found;
+  }
+
+  const byMonth = new Map(periods.map((p) => [p.period, p]));
+  const wanted = new Set(missing);
+  const entries = [];
+  // Only the months asked for are kept: the span between them may be decades the sheet never shows.
+  for (let month = first; month <= last; month = nextMonth(month)) {
+    if (!wanted.has(month)) continue;
+    const period = byMonth.get(month);
+    const figures = period ? figuresOf(period) : null;
+    found.set(month, figures);
+    entries.push({ key: keys.close(env.baseUrl, month), value: figures, ttl: figuresTtl(month, figures, env.today) });
+  }
+  remember(env, entries);
+  return found;
+}
+
+type Checked = MonthCell | { kind: 'future'; month: string };
+
+/** A month cell, with months after the current one (which the API refuses) told apart. */
+function checkMonth(value: unknown, env: Env): Checked {
+  const cell = readMonthCell(value, env.format);
+  return cell.kind === 'month' && isAfterMonthOf(cell.month, env.today) ? { kind: 'future', month: cell.month } : cell;
+}
+
+export function exchangeClose(env: Env, month: unknown, type: unknown, measure: unknown): Cell | Cell[][] {
+  const side = readSide(type, env.t);
+  const how = readMeasure(measure, env.t);
+
+  if (!Array.isArray(month)) {
+    // One month: whatever is wrong fails the call with a message that says what.
+    const cell = checkMonth(month, env);
+    if (cell.kind === 'blank' || cell.kind === 'invalid') throw new ArgumentError(env.t.badMonth(isBlank(month) ? '' : String(month)));
+    if (cell.kind === 'future') throw new ArgumentError(env.t.monthAfterCurrent(monthOf(env.today), cell.month));
+    const figures = monthFiguresFor(env, [cell.month]).get(cell.month);
+    if (!figures) throw new Error(env.t.monthNoRate(cell.month));
+    const value = figureOf(cell.month, figures, side, how);
+    if (value === null) throw new Error(env.t.noClosing(cell.month, monthBounds(cell.month).last));
+    return value;
+  }
+
+  // A range: one request for all its months, the answer in its shape, a short text in a bad cell.
+  const cells = toCells(month);
+  const checked = mapCells(cells.rows, (v) => checkMonth(v, env));
+  const figures = monthFiguresFor(
+    env,
+    distinct(checked, (c) => ((c as Checked).kind === 'month' ? (c as { month: string }).month : null)),
+  );
+  return answer(
+    cells,
+    checked.map((row) =>
+      row.map((c): Cell => {
+        if (c.kind === 'blank') return '';
+        if (c.kind === 'invalid') return env.t.cellBadMonth;
+        if (c.kind === 'future') return env.t.cellFutureMonth;
+        const f = figures.get(c.month);
+        if (!f) return env.t.cellNoRate;
+        return figureOf(c.month, f, side, how) ?? env.t.cellNoClosing;
+      }),
+    ),
+  );
+}
