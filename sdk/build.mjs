@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Builds @crc-rates/sdk into sdk/dist with the repository's own esbuild and TypeScript (no install
- * of its own): `node sdk/build.mjs` from the repository root, or `npm run build` in sdk/.
+ * Builds @crc-rates/sdk into sdk/dist: `node sdk/build.mjs` from the repository root, `npm run
+ * build` in sdk/, or npm's `prepare` when the SDK is packed or installed from a path or a git
+ * repository.
  *
  *   dist/index.mjs   ESM bundle            dist/index.d.mts, dist/*.d.mts   its declarations
  *   dist/index.js    CommonJS bundle       dist/index.d.ts,  dist/*.d.ts    its declarations
@@ -12,6 +13,10 @@
  * the checker resolves each exported type to: plain interfaces and unions, written out in full,
  * that need nothing outside dist. The build then type-checks its own declarations on their own
  * (no DOM, no Node types) and fails if they do not stand alone.
+ *
+ * Its tools (esbuild, TypeScript, and zod for the types of shared/) are the repository's own
+ * when the repository is installed; where only sdk/ is (a git dependency prepared in its
+ * directory), they are the SDK's devDependencies, the same versions.
  */
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
@@ -26,10 +31,19 @@ const distDir = path.join(sdkDir, 'dist');
 const entry = path.join(srcDir, 'index.ts');
 const typesModule = path.join(srcDir, 'types.ts');
 
-// The root's devDependencies, resolved from the root, whatever the working directory.
-const fromRoot = createRequire(path.join(repoRoot, 'package.json'));
-const esbuild = fromRoot('esbuild');
-const ts = fromRoot('typescript');
+// Resolved from sdk/ upwards, whatever the working directory: sdk/node_modules, then the root's.
+const fromSdk = createRequire(path.join(sdkDir, 'package.json'));
+function tool(name) {
+  try {
+    return fromSdk(name);
+  } catch (error) {
+    if (error?.code !== 'MODULE_NOT_FOUND') throw error;
+    console.error(`sdk build: "${name}" is not installed: run \`npm install\` in the repository root (or in sdk/), then build again`);
+    process.exit(1);
+  }
+}
+const esbuild = tool('esbuild');
+const ts = tool('typescript');
 
 const pkg = JSON.parse(fs.readFileSync(path.join(sdkDir, 'package.json'), 'utf8'));
 const banner = `/* ${pkg.name} ${pkg.version} */`;
@@ -195,6 +209,22 @@ function withExtensions(text, extension, file) {
   });
 }
 
+/**
+ * A compiler host whose module resolution falls back to sdk/'s own packages: shared/ lies outside
+ * sdk/, so where only sdk/ is installed, "zod" is not found from there by the usual lookup.
+ */
+function compilerHost(options) {
+  const host = ts.createCompilerHost(options);
+  const cache = ts.createModuleResolutionCache(repoRoot, (f) => f, options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, compilerOptions) =>
+    literals.map((literal) => {
+      const found = ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirectedReference);
+      if (found.resolvedModule || !path.relative(sdkDir, containingFile).startsWith('..')) return found;
+      return ts.resolveModuleName(literal.text, entry, compilerOptions, host, cache, redirectedReference);
+    });
+  return host;
+}
+
 function emitDeclarations() {
   const options = {
     ...readTsconfig(),
@@ -206,7 +236,7 @@ function emitDeclarations() {
     declarationMap: false,
     sourceMap: false,
   };
-  const program = ts.createProgram({ rootNames: [entry], options });
+  const program = ts.createProgram({ rootNames: [entry], options, host: compilerHost(options) });
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) fail(`the source does not type-check:\n${formatDiagnostics(diagnostics)}`);
 

@@ -14,12 +14,14 @@ import {
   type Conversion,
   type ExchangeRate,
   type ExchangeRateErrorCode,
+  type FetchSignal,
   type Health,
   type Insights,
   type MonthClose,
   type PeriodStats,
   type Provenance,
   type RateLimitInfo,
+  type RequestOptions,
   type Revision,
   type Usage,
 } from '@crc-rates/sdk';
@@ -38,7 +40,7 @@ export async function tour(apiKey: string): Promise<string[]> {
   // The official series.
   const latest: ExchangeRate = await client.getLatest();
   const sell: number = (await client.getLatest()).sell;
-  const source: 'BCCR' | 'Hacienda' = latest.source;
+  const source: 'BCCR' | 'Hacienda' | 'DEMO' = latest.source;
   lines.push(`${latest.date}: buy ${latest.buy}, sell ${sell} (${source})`);
 
   const byString: ExchangeRate = await client.getByDate('2025-01-15');
@@ -71,7 +73,7 @@ export async function tour(apiKey: string): Promise<string[]> {
   const readFrom: string = provenance.upstream.sell;
   const replaced: string[] = provenance.revisions.map((r) => `${r.sell} (${r.source}) until ${r.replacedAt}`);
   const revisions: Revision[] = await client.getRevisions('2025-01-01', '2025-01-31');
-  const revisedFrom: 'BCCR' | 'Hacienda' | undefined = revisions[0]?.before.source;
+  const revisedFrom: 'BCCR' | 'Hacienda' | 'DEMO' | undefined = revisions[0]?.before.source;
   lines.push(`${provenance.record.date} ${readFrom} ${provenance.observations} ${replaced.join(';')} ${provenance.digest} ${revisedFrom ?? 'never revised'}`);
 
   const chart: Chart = await client.getChart({ days: 365, points: 90 });
@@ -137,6 +139,23 @@ export async function tour(apiKey: string): Promise<string[]> {
   return lines;
 }
 
+/**
+ * Cancelling: a signal for the client and one per call, a ceiling on retry waits, a bare origin
+ * as the base. (The signal comes from the caller: this file is also checked without the DOM's or
+ * Node's types, where the program has no AbortController of its own.)
+ */
+export async function cancellable(apiKey: string, shutdown: FetchSignal, call: FetchSignal): Promise<string> {
+  const client = new ExchangeRateClient({ apiKey, baseUrl: 'http://localhost:3000', maxRetryWaitMs: 30_000, signal: shutdown });
+  const ceiling: number = client.maxRetryWaitMs;
+  const options: RequestOptions = { signal: call };
+  const latest: ExchangeRate = await client.getLatest(options);
+  const week: ExchangeRate[] = await client.getHistory({ days: 7 }, { signal: call });
+  const december: MonthClose = await client.getClose('2024-12', options);
+  const revisions: Revision[] = await client.getRevisions('2025-01-01', '2025-01-31', options);
+  const health: Health = await client.health({});
+  return `${ceiling} ${latest.sell} ${week.length} ${december.month} ${revisions.length} ${health.status}`;
+}
+
 /** Wrong parameters do not compile. */
 export async function mistakes(client: ExchangeRateClient): Promise<void> {
   // @ts-expect-error days is a number
@@ -177,5 +196,11 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   const wrong: string = await client.getLatest();
   // @ts-expect-error an apiKey is required
   new ExchangeRateClient({ baseUrl: 'http://localhost:3000/api/v1' });
+  // @ts-expect-error a signal is an AbortSignal
+  await client.getLatest({ signal: 'stop' });
+  // @ts-expect-error the call options come after the parameters
+  await client.getHistory({ signal: undefined, days: 7 });
+  // @ts-expect-error the ceiling is a number of milliseconds
+  new ExchangeRateClient({ apiKey: 'k', maxRetryWaitMs: '10s' });
   void wrong;
 }

@@ -19,6 +19,8 @@ import { readEnvelope } from '../../shared/envelope';
 import { ERROR_CODES, ERROR_STATUS } from '../../shared/errors';
 import { retryAfterSeconds } from '../../shared/retry-after';
 import { PUBLIC_API_BASE_URL } from '../../shared/service';
+import { Cancellation, signalOption, type AbortSignalLike, type FetchSignal, type RequestOptions } from './abort';
+import { apiBaseUrl } from './base-url';
 import { toApiDate, type DateInput } from './dates';
 import { ExchangeRateError } from './errors';
 import { QUERY_NAMES, type RouteParams, type RoutePath } from './params.generated';
@@ -34,7 +36,7 @@ import type {
   StatsParams,
 } from './params';
 
-/** The public service. Self-hosted installations pass their own `baseUrl` (`http://HOST:PORT/api/v1`). */
+/** The public service. Self-hosted installations pass their own `baseUrl` (`http://HOST:PORT`, to which /api/v1 is added). */
 export const DEFAULT_BASE_URL: string = PUBLIC_API_BASE_URL;
 
 /** The parts of a fetch `Response` the client reads. */
@@ -44,25 +46,11 @@ export interface FetchResponseLike {
   text(): Promise<string>;
 }
 
-/** The parts of an `AbortSignal` a custom `fetch` may rely on, where the program declares no `AbortSignal` of its own. */
-export interface AbortSignalLike {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: () => void): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
-
-/**
- * The `AbortSignal` of the program's own types (the DOM's or Node's, whichever it declares), so
- * that the global `fetch` takes it whatever the program's lib and types; {@link AbortSignalLike}
- * where neither is declared. (The same test `@types/node` makes to reuse the DOM's globals.)
- */
-export type FetchSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
-
 /** What the client passes to `fetch`. */
 export interface FetchInit {
   method: 'GET';
   headers: Record<string, string>;
-  /** An `AbortSignal`, aborted when the attempt times out. */
+  /** An `AbortSignal`, aborted when the attempt times out or the call is cancelled. */
   signal: FetchSignal;
 }
 
@@ -72,7 +60,11 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseL
 export interface ClientOptions {
   /** Your key, sent as `x-api-key` (not needed for `health()` alone: pass `''`). */
   apiKey: string;
-  /** The API base including `/api/v1`; default {@link DEFAULT_BASE_URL}. */
+  /**
+   * The API base, ending in `/api/v1` (`http://localhost:3000/api/v1`), or a bare origin
+   * (`http://localhost:3000`), to which `/api/v1` is added; any other path throws a TypeError
+   * here. Default {@link DEFAULT_BASE_URL}.
+   */
   baseUrl?: string;
   /** Time allowed for each attempt, answer body included (default 10000 ms). */
   timeoutMs?: number;
@@ -84,9 +76,21 @@ export interface ClientOptions {
   retries?: number;
   /** First backoff delay; doubles on every retry (default 500 ms). */
   retryDelayMs?: number;
+  /**
+   * The longest the client waits before a retry (default 10000 ms; `Infinity` for no ceiling).
+   * A `Retry-After` longer than this is not waited out: the call rejects at once with that
+   * answer's error, its `retryAfter` saying how many seconds the server asked for. Backoff delays
+   * stop growing at it.
+   */
+  maxRetryWaitMs?: number;
+  /**
+   * Cancels every call of this client, in flight or later: each rejects with `signal.reason` (an
+   * `AbortError` for a plain `abort()`), as `fetch` does. Each method also takes a signal of its own.
+   */
+  signal?: FetchSignal;
   /** The `fetch` to use (default: the global `fetch`, looked up at each request). */
   fetch?: FetchLike;
-  /** How the client waits before a retry (default: a timer). Tests inject a fake. */
+  /** How the client waits before a retry (default: a timer). Tests inject a fake; a cancelled call stops waiting for it. */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -113,16 +117,14 @@ for (const code of ERROR_CODES) if (!CODE_BY_STATUS.has(ERROR_STATUS[code])) COD
 /** Gateway errors and an unavailable service are passing troubles: worth another attempt. */
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 function headerInteger(headers: FetchResponseLike['headers'], name: string): number | null {
   const value = headers.get(name)?.trim();
   if (!value || !/^\d+$/.test(value)) return null;
   return Number(value);
 }
 
-function nonNegative(name: string, value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+function nonNegative(name: string, value: number, infinite = false): number {
+  if (typeof value !== 'number' || !(Number.isFinite(value) || (infinite && value === Number.POSITIVE_INFINITY)) || value < 0) {
     throw new TypeError(`ExchangeRateClient: "${name}" must be a non-negative number (got ${String(value)})`);
   }
   return value;
@@ -136,55 +138,60 @@ export class ExchangeRateClient {
   /** The rate-limit and quota headers of the last answer received (null before the first). */
   lastRateLimit: RateLimitInfo | null = null;
 
+  /** The base every request goes to, ending in /api/v1. */
   readonly baseUrl: string;
   readonly timeoutMs: number;
   readonly retries: number;
   readonly retryDelayMs: number;
+  readonly maxRetryWaitMs: number;
   readonly #apiKey: string;
   readonly #fetch: FetchLike | undefined;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #sleep: ((ms: number) => Promise<void>) | undefined;
+  readonly #signal: AbortSignalLike | undefined;
 
   constructor(options: ClientOptions) {
     if (!options || typeof options.apiKey !== 'string') {
       throw new TypeError('ExchangeRateClient: "apiKey" is required (a string; "" for health() alone)');
     }
     this.#apiKey = options.apiKey;
-    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.baseUrl = apiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
     this.timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? 10_000);
     this.retries = Math.floor(nonNegative('retries', options.retries ?? 2));
     this.retryDelayMs = nonNegative('retryDelayMs', options.retryDelayMs ?? 500);
+    this.maxRetryWaitMs = nonNegative('maxRetryWaitMs', options.maxRetryWaitMs ?? 10_000, true);
     this.#fetch = options.fetch;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep;
+    this.#signal = signalOption(options.signal, 'the "signal" option');
   }
 
   /** `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica). */
-  async getLatest(): Promise<ExchangeRate> {
-    return this.request('/exchange-rate/latest', {});
+  async getLatest(options?: RequestOptions): Promise<ExchangeRate> {
+    return this.request('/exchange-rate/latest', {}, options);
   }
 
   /** `/exchange-rate?date=`: the record of that day (`NOT_FOUND` when the day has none). */
-  async getByDate(date: DateInput): Promise<ExchangeRate> {
-    return this.request('/exchange-rate', { date });
+  async getByDate(date: DateInput, options?: RequestOptions): Promise<ExchangeRate> {
+    return this.request('/exchange-rate', { date }, options);
   }
 
   /** `/exchange-rate/history`: the records of the last `days` days, ascending. */
-  async getHistory(params: HistoryParams = {}): Promise<ExchangeRate[]> {
-    return this.request('/exchange-rate/history', params);
+  async getHistory(params: HistoryParams = {}, options?: RequestOptions): Promise<ExchangeRate[]> {
+    return this.request('/exchange-rate/history', params, options);
   }
 
   /** `/exchange-rate/range`: the records with from <= date <= to, ascending (`[]` when none). */
-  async getRange(params: RangeParams): Promise<ExchangeRate[]> {
-    return this.request('/exchange-rate/range', params);
+  async getRange(params: RangeParams, options?: RequestOptions): Promise<ExchangeRate[]> {
+    return this.request('/exchange-rate/range', params, options);
   }
 
   /** `/exchange-rate/analytics`: statistics of each side over the last `days` days or from/to. */
-  async getAnalytics(params: AnalyticsParams = {}): Promise<Analytics> {
-    return this.request('/exchange-rate/analytics', params);
+  async getAnalytics(params: AnalyticsParams = {}, options?: RequestOptions): Promise<Analytics> {
+    return this.request('/exchange-rate/analytics', params, options);
   }
 
   /** `/exchange-rate/stats`: monthly or yearly statistics between two days, ascending. */
-  async getStats(params: StatsParams): Promise<PeriodStats[]> {
-    return this.request('/exchange-rate/stats', params);
+  async getStats(params: StatsParams, options?: RequestOptions): Promise<PeriodStats[]> {
+    return this.request('/exchange-rate/stats', params, options);
   }
 
   /**
@@ -192,8 +199,8 @@ export class ExchangeRateClient {
    * one) with: days present and missing, the closing record, per-side statistics (`NOT_FOUND` when
    * the month has no record).
    */
-  async getClose(month: string): Promise<MonthClose> {
-    return this.request('/exchange-rate/close', { month });
+  async getClose(month: string, options?: RequestOptions): Promise<MonthClose> {
+    return this.request('/exchange-rate/close', { month }, options);
   }
 
   /**
@@ -201,64 +208,74 @@ export class ExchangeRateClient {
    * when its values were first seen and last confirmed, how many observations the day has, the
    * values it had before (oldest first) and its digest (`NOT_FOUND` when the day has no rate).
    */
-  async getProvenance(date: DateInput): Promise<Provenance> {
-    return this.request('/exchange-rate/provenance', { date });
+  async getProvenance(date: DateInput, options?: RequestOptions): Promise<Provenance> {
+    return this.request('/exchange-rate/provenance', { date }, options);
   }
 
   /** `/exchange-rate/revisions`: every revision of a day between `from` and `to` (at most 366 days apart), ascending; `[]` when none. */
-  async getRevisions(from: DateInput, to: DateInput): Promise<Revision[]> {
-    return this.request('/exchange-rate/revisions', { from, to });
+  async getRevisions(from: DateInput, to: DateInput, options?: RequestOptions): Promise<Revision[]> {
+    return this.request('/exchange-rate/revisions', { from, to }, options);
   }
 
   /** `/exchange-rate/chart`: a downsampled series of the last `days` days with its trend line. */
-  async getChart(params: ChartParams = {}): Promise<Chart> {
-    return this.request('/exchange-rate/chart', params);
+  async getChart(params: ChartParams = {}, options?: RequestOptions): Promise<Chart> {
+    return this.request('/exchange-rate/chart', params, options);
   }
 
   /** `/convert`: an amount between USD and CRC at the official buy or sell rate. */
-  async convert(params: ConvertParams): Promise<Conversion> {
-    return this.request('/convert', params);
+  async convert(params: ConvertParams, options?: RequestOptions): Promise<Conversion> {
+    return this.request('/convert', params, options);
   }
 
   /** `/banking/rates`: every institution's window quote of a day, ordered by name. */
-  async getBankingRates(params: BankingRatesParams = {}): Promise<BankingRates> {
-    return this.request('/banking/rates', params);
+  async getBankingRates(params: BankingRatesParams = {}, options?: RequestOptions): Promise<BankingRates> {
+    return this.request('/banking/rates', params, options);
   }
 
   /**
    * `/banking/best`: the institutions ranked for buying or selling dollars, best first. `buy`
    * ranks who pays the most colones for your dollars, `sell` who charges the fewest for a dollar.
    */
-  async getBestRate(params: BestRateParams): Promise<BestRate> {
-    return this.request('/banking/best', params);
+  async getBestRate(params: BestRateParams, options?: RequestOptions): Promise<BestRate> {
+    return this.request('/banking/best', params, options);
   }
 
   /** `/insights`: what the colón did over the last `days` days, in words and numbers. */
-  async getInsights(params: InsightsParams = {}): Promise<Insights> {
-    return this.request('/insights', params);
+  async getInsights(params: InsightsParams = {}, options?: RequestOptions): Promise<Insights> {
+    return this.request('/insights', params, options);
   }
 
   /** `/usage`: this month's usage and the limits of your key (never counted against the quota). */
-  async getUsage(): Promise<Usage> {
-    return this.request('/usage', {});
+  async getUsage(options?: RequestOptions): Promise<Usage> {
+    return this.request('/usage', {}, options);
   }
 
   /** `/health`: whether the service and its database answer and how fresh the data is (no key needed). */
-  async health(): Promise<Health> {
-    return this.request('/health', {});
+  async health(options?: RequestOptions): Promise<Health> {
+    return this.request('/health', {}, options);
   }
 
-  /** Sends one GET, retrying what is worth retrying, and unwraps the envelope. */
-  private async request<T, P extends RoutePath>(path: P, params: RouteParams[P]): Promise<T> {
+  /**
+   * Sends one GET, retrying what is worth retrying, and unwraps the envelope. A cancelled call
+   * (the client's signal or the call's) rejects with the signal's reason, whatever it was doing.
+   */
+  private async request<T, P extends RoutePath>(path: P, params: RouteParams[P], options: RequestOptions = {}): Promise<T> {
     const url = this.url(path, params);
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return (await this.attempt(url)) as T;
-      } catch (error) {
-        const delay = this.retryDelay(error as ExchangeRateError, attempt);
-        if (delay === null) throw error;
-        await this.#sleep(delay);
+    const cancel = new Cancellation([this.#signal, signalOption(options?.signal, 'the "signal" option of a call')]);
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        cancel.throwIfAborted();
+        try {
+          return (await this.attempt(url, cancel)) as T;
+        } catch (error) {
+          if (cancel.aborted) throw cancel.reason;
+          const delay = this.retryDelay(error as ExchangeRateError, attempt);
+          if (delay === null) throw error;
+          await (this.#sleep ? Promise.race([this.#sleep(delay), cancel.promise]) : cancel.sleep(delay));
+        }
       }
+    } finally {
+      cancel.dispose();
     }
   }
 
@@ -281,23 +298,27 @@ export class ExchangeRateClient {
   /** How long to wait before attempt `attempt + 1`, or null when the error is final. */
   private retryDelay(error: ExchangeRateError, attempt: number): number | null {
     if (!(error instanceof ExchangeRateError) || attempt >= this.retries) return null;
-    const backoff = this.retryDelayMs * 2 ** attempt;
+    const backoff = Math.min(this.retryDelayMs * 2 ** attempt, this.maxRetryWaitMs);
+    const asked = error.retryAfter !== null ? error.retryAfter * 1000 : null;
+    let wait: number;
     switch (error.code) {
       case 'RATE_LIMITED':
-        return error.retryAfter !== null ? error.retryAfter * 1000 : backoff;
+        wait = asked ?? backoff;
+        break;
       case 'NETWORK_ERROR':
       case 'TIMEOUT':
         return backoff;
       default:
-        if (error.status !== null && RETRIED_STATUSES.has(error.status)) {
-          return error.retryAfter !== null ? Math.max(error.retryAfter * 1000, backoff) : backoff;
-        }
-        return null;
+        if (error.status === null || !RETRIED_STATUSES.has(error.status)) return null;
+        wait = asked !== null ? Math.max(asked, backoff) : backoff;
     }
+    // Asking sooner than the server said would only be refused again: a wait over the ceiling
+    // ends the call now, and the error's retryAfter tells the caller when to come back.
+    return wait > this.maxRetryWaitMs ? null : wait;
   }
 
-  /** One attempt: the data of a success envelope, or an ExchangeRateError. */
-  private async attempt(url: string): Promise<unknown> {
+  /** One attempt: the data of a success envelope, or an ExchangeRateError (or the cancellation's reason). */
+  private async attempt(url: string, cancel: Cancellation): Promise<unknown> {
     const fetchImpl = this.#fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
     if (typeof fetchImpl !== 'function') {
       throw new ExchangeRateError({ code: 'NETWORK_ERROR', message: 'No fetch available: pass one as the "fetch" option' });
@@ -319,13 +340,16 @@ export class ExchangeRateClient {
     });
     // Raced below; this only keeps an unraced deadline from counting as an unhandled rejection.
     deadline.catch(() => undefined);
+    // The connection is torn down on cancellation; the race below also ends a fetch that ignores it.
+    const stopListening = cancel.onAbort((reason) => controller.abort(reason));
 
     let response: FetchResponseLike;
     let text: string;
     try {
       try {
-        response = await Promise.race([fetchImpl(url, { method: 'GET', headers, signal: controller.signal }), deadline]);
+        response = await Promise.race([fetchImpl(url, { method: 'GET', headers, signal: controller.signal }), deadline, cancel.promise]);
       } catch (error) {
+        if (cancel.aborted) throw cancel.reason;
         if (timedOut) throw timeout;
         throw new ExchangeRateError({ code: 'NETWORK_ERROR', message: `Request to ${url} failed: ${describe(error)}`, cause: error });
       }
@@ -338,8 +362,9 @@ export class ExchangeRateClient {
         quotaReset: response.headers.get('x-quota-reset') || null,
       };
       try {
-        text = await Promise.race([response.text(), deadline]);
+        text = await Promise.race([response.text(), deadline, cancel.promise]);
       } catch (error) {
+        if (cancel.aborted) throw cancel.reason;
         if (timedOut) throw timeout;
         throw new ExchangeRateError({
           code: 'NETWORK_ERROR',
@@ -350,6 +375,7 @@ export class ExchangeRateClient {
       }
     } finally {
       clearTimeout(timer);
+      stopListening();
     }
 
     const { status, headers: responseHeaders } = response;

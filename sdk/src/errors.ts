@@ -19,7 +19,10 @@ export interface ExchangeRateErrorInit {
   cause?: unknown;
 }
 
-/** Every failure of the client, API error or transport failure alike, is one of these. */
+/**
+ * Every failure of the client, API error or transport failure alike, is one of these; only a
+ * cancelled call is not: it rejects with its signal's reason, as `fetch` does.
+ */
 export class ExchangeRateError extends Error {
   /** The HTTP status, or null when no answer came (or the call was refused before sending). */
   readonly status: number | null;

@@ -8,11 +8,10 @@ export {
   type ClientOptions,
   type FetchLike,
   type FetchInit,
-  type FetchSignal,
-  type AbortSignalLike,
   type FetchResponseLike,
   type RateLimitInfo,
 } from './client';
+export type { RequestOptions, FetchSignal, AbortSignalLike } from './abort';
 // The parameters of each method, generated from the server's routes.
 export type {
   StatsPeriod,

@@ -275,6 +275,19 @@ describe('generated parameters', () => {
   });
 });
 
+describe('baseUrl', () => {
+  it("the server's bare origin works as well as its /api/v1", async () => {
+    expect(t.api).toBe(`${t.url}/api/v1`);
+    const fromOrigin = new ExchangeRateClient({ apiKey: t.key, baseUrl: t.url });
+    expect(fromOrigin.baseUrl).toBe(t.api);
+    expect(await fromOrigin.getLatest()).toEqual(await client.getLatest());
+  });
+
+  it('any other path is refused when the client is made, not by a 404 later', () => {
+    expect(() => new ExchangeRateClient({ apiKey: t.key, baseUrl: `${t.url}/api` })).toThrow(/"baseUrl" must be the API base, ending in \/api\/v1/);
+  });
+});
+
 describe('lastRateLimit', () => {
   it('is null before the first answer, then holds the headers of the last one', async () => {
     const fresh = new ExchangeRateClient({ apiKey: t.key, baseUrl: `${t.api}/` });
@@ -347,18 +360,28 @@ describe('errors', () => {
     await once.getLatest();
     const limited = await rejection(once.getLatest());
     expect(limited).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-    expect(limited.retryAfter).toBeGreaterThanOrEqual(1);
+    // The window of a minute has only just begun: the server asks for most of it.
+    expect(limited.retryAfter).toBeGreaterThan(10);
     expect(limited.retryAfter).toBeLessThanOrEqual(60);
     expect(once.lastRateLimit).toMatchObject({ limit: 1, remaining: 0 });
 
-    // With retries the client waits what Retry-After says before each new attempt (the wait is
-    // faked here: the server's minute does not pass, so every attempt is refused again).
+    // That is over the default ceiling of 10 s: a client with retries rejects at once.
+    const hurried = countingFetch();
+    const fastWaits: number[] = [];
+    const defaults = new ExchangeRateClient({ apiKey: key, baseUrl: t.api, fetch: hurried.fetch, sleep: async (ms) => void fastWaits.push(ms) });
+    expect(await rejection(defaults.getLatest())).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+    expect(hurried.calls).toHaveLength(1);
+    expect(fastWaits).toEqual([]);
+
+    // Under a ceiling of a minute it waits what Retry-After says before each new attempt (the
+    // wait is faked here: the server's minute does not pass, so every attempt is refused again).
     const waits: number[] = [];
     const counted = countingFetch();
     const patient = new ExchangeRateClient({
       apiKey: key,
       baseUrl: t.api,
       retries: 2,
+      maxRetryWaitMs: 60_000,
       fetch: counted.fetch,
       sleep: async (ms) => {
         waits.push(ms);
@@ -373,6 +396,23 @@ describe('errors', () => {
       expect(ms).toBeGreaterThanOrEqual(1000);
       expect(ms).toBeLessThanOrEqual(60_000);
     }
+
+    // The same wait on a real timer, cancelled: the call rejects at once and asks nothing more.
+    const cancelled = countingFetch();
+    const controller = new AbortController();
+    const waiting = new ExchangeRateClient({ apiKey: key, baseUrl: t.api, maxRetryWaitMs: 60_000, fetch: cancelled.fetch });
+    const started = Date.now();
+    const call = waiting.getLatest({ signal: controller.signal }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    while (cancelled.calls.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    setTimeout(() => controller.abort(), 200);
+    const aborted = await call;
+    expect(aborted).toBeInstanceOf(DOMException);
+    expect(aborted).toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(cancelled.calls).toHaveLength(1);
   });
 
   it('429 QUOTA_EXCEEDED throws at once, never retried', async () => {

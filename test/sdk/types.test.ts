@@ -117,6 +117,14 @@ describe('the built package', () => {
     });
     expect(pkg.dependencies).toBeUndefined();
     expect(pkg.peerDependencies).toBeUndefined();
+    // Built by npm itself when packed or installed from a path or a git repository (install.test.ts).
+    expect(pkg.scripts.prepare).toBe('node build.mjs');
+    expect(pkg.files).toEqual(['dist', 'README.md']);
+    // Its build tools, for a git dependency prepared in sdk/ alone: the repository's own versions.
+    const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(Object.keys(pkg.devDependencies).sort()).toEqual(['esbuild', 'typescript', 'zod']);
+    for (const [name, range] of Object.entries(pkg.devDependencies))
+      expect([name, range]).toEqual([name, root.devDependencies[name] ?? root.dependencies[name]]);
     for (const file of ['index.js', 'index.mjs', 'index.d.ts', 'index.d.mts', 'types.d.ts', 'types.d.mts']) {
       expect(fs.existsSync(path.join(DIST, file))).toBe(true);
     }
