@@ -10,7 +10,7 @@ import { syncOfficial } from '../server/jobs/catch-up';
 import { createOfficialSources } from '../server/sources';
 import type { Database } from '../server/store/database';
 import { createRatesStore } from '../server/store/rates';
-import { startFakeUpstream } from '../test/fakes/bccr-upstream';
+import { startFakeUpstream } from '../server/demo/bccr-upstream';
 import { cpuMicros } from './processes';
 import { median } from './report';
 

@@ -5,7 +5,7 @@ import { PLANS } from '../shared/plans';
 import { createApiKeysStore } from '../server/store/api-keys';
 import { createBankingStore } from '../server/store/banking';
 import { createRatesStore, type RateInput } from '../server/store/rates';
-import { SYNTHETIC_FIRST_DATE, syntheticRate } from '../test/fakes/synthetic-history';
+import { SYNTHETIC_FIRST_DATE, syntheticRate } from '../server/demo/synthetic-history';
 
 /** A full synthetic history (1983 → today, every day) and one window snapshot, written through the stores. */
 export async function seedFullHistory(db: Database, today = calendarDay(new Date())): Promise<number> {

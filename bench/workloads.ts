@@ -5,7 +5,7 @@
  * every request misses the cache and does the route's whole work.
  */
 import { addDays, daysBetween } from '../shared/dates';
-import { SYNTHETIC_FIRST_DATE } from '../test/fakes/synthetic-history';
+import { SYNTHETIC_FIRST_DATE } from '../server/demo/synthetic-history';
 
 export const API = '/api/v1';
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Compiles the server and its commands into dist/ for production: dist/main.js serves,
- * dist/sync.js and dist/keys.js are the operator commands, dist/mcp.js the MCP server on stdio.
+ * dist/sync.js and dist/keys.js are the operator commands, dist/mcp.js the MCP server on stdio,
+ * dist/demo.js the service on simulated data (`npm run demo`).
  * Our code is bundled (one file per entry, with a source map); packages stay in node_modules and
  * are required as usual. Types are checked by `npm run typecheck`, not here, so a build takes
  * well under a second.
@@ -22,7 +23,10 @@ export const ENTRIES = {
   sync: 'server/cli/sync.ts',
   keys: 'server/cli/keys.ts',
   mcp: 'server/mcp/stdio.ts',
+  demo: 'server/demo/main.ts',
 };
+/** The entries that serve the site, which reads its scripts and styles from beside its code. */
+const SERVING = ['main', 'demo'];
 
 export async function build(names = Object.keys(ENTRIES), outdir = DIST) {
   await esbuild.build({
@@ -38,7 +42,7 @@ export async function build(names = Object.keys(ENTRIES), outdir = DIST) {
     logLevel: 'warning',
   });
   // The site reads its scripts and styles from beside its code: in the bundle, that is dist/assets.
-  if (names.includes('main')) fs.cpSync(path.join(root, 'server/site/assets'), path.join(outdir, 'assets'), { recursive: true });
+  if (names.some((name) => SERVING.includes(name))) fs.cpSync(path.join(root, 'server/site/assets'), path.join(outdir, 'assets'), { recursive: true });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await build();

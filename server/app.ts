@@ -81,6 +81,8 @@ export interface AppDeps {
   metricsToken?: string | null;
   /** An OpenAI-compatible model for /insights; null or absent answers with the statistical text. */
   llm?: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number } | null;
+  /** Serves simulated data (`npm run demo`): the pages and widgets carry a "demo data" badge. */
+  demo?: boolean;
 }
 
 export interface App extends Koa {
@@ -139,7 +141,16 @@ export function createApp(deps: AppDeps): App {
   mountMcp(api, { routes, access, today, logger: deps.logger });
 
   const site = new Router();
-  mountSite(site, { db: deps.db, rates: series, logger: deps.logger, redis, clock, publicUrl, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
+  mountSite(site, {
+    db: deps.db,
+    rates: series,
+    logger: deps.logger,
+    redis,
+    clock,
+    publicUrl,
+    onRatesChanged: (listener) => changes.onRatesChanged(listener),
+    demo: deps.demo ?? false,
+  });
   mountLlmsTxt(site, routes, { publicUrl, apiPrefix: API_PREFIX });
   // Liveness touches no dependency: it says the process answers, nothing more.
   site.get('/livez', (ctx) => {

@@ -6,5 +6,9 @@ export type Currency = (typeof CURRENCIES)[number];
 export const RATE_SIDES = ['buy', 'sell'] as const;
 export type RateSide = (typeof RATE_SIDES)[number];
 
-export const RATE_SOURCES = ['BCCR', 'Hacienda'] as const;
+/**
+ * Who provided a stored row: the central bank, Hacienda (its fallback for today), or the simulated
+ * central bank of `npm run demo`, so that demo data can never pass for the real series.
+ */
+export const RATE_SOURCES = ['BCCR', 'Hacienda', 'DEMO'] as const;
 export type RateSource = (typeof RATE_SOURCES)[number];

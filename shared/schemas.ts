@@ -21,7 +21,9 @@ export const ExchangeRateSchema = z
     currencyTo: z.literal('CRC'),
     buy: z.number().meta({ description: 'CRC per 1 USD, the central bank buy reference rate (indicator 317).' }),
     sell: z.number().meta({ description: 'CRC per 1 USD, the central bank sell reference rate (indicator 318).' }),
-    source: z.enum(RATE_SOURCES).meta({ description: 'Provider of the row: BCCR (central bank) or Hacienda (fallback).' }),
+    source: z
+      .enum(RATE_SOURCES)
+      .meta({ description: 'Provider of the row: BCCR (central bank), Hacienda (fallback), or DEMO (simulated data of a demo instance, never real).' }),
     fetchedAt: timestamp,
   })
   .meta({ id: 'ExchangeRate' });
@@ -257,7 +259,7 @@ export const InsightsSchema = z
     to: isoDate.meta({ description: 'The last date present in the window: the latest date.' }),
     verdict: z.enum(VERDICTS).meta({
       description:
-        "About the colón, from the sell rate's changePercent over the window: appreciation when ≤ −0.25, depreciation when ≥ 0.25, stable otherwise. Always computed from the metrics, never by a language model.",
+        "About the colón, from the sell rate's changePercent over the window: appreciation when ≤ −L, depreciation when ≥ L, stable otherwise, where L is 0.25 for windows of up to 30 days and 0.25 × √(d / 30) beyond (d: calendar days from `from` to `to`). Always computed from the metrics, never by a language model.",
     }),
     summary: z.string().meta({ description: 'A short summary of the window in the requested language, quoting its figures.' }),
     causes: z.array(z.string()).meta({

@@ -5,7 +5,6 @@
  * `jobs/sync-outcome.ts` (1 upstream failure, 2 rows rejected, 3 past days still without a rate),
  * with its reason on stderr; 1 too when another instance is syncing and nothing was done.
  */
-import { parseArgs } from 'node:util';
 import { addDays, calendarDay, isIsoDate } from '../../shared/dates';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
@@ -14,9 +13,26 @@ import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/
 import type { SyncSummary } from '../jobs/sync-official';
 import { bankingFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
 import { openRuntime } from '../runtime';
+import { readCommandLine } from './command-line';
 import { runCli, UsageError } from './run';
 
 const USAGE = 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]';
+
+const HELP = `${USAGE}
+
+Fetches the official buy and sell rates from the central bank and stores them. Without --from it
+catches up from the last stored day.
+
+  --from DATE   the first day of the span (YYYY-MM-DD)
+  --to DATE     the last day of the span (needs --from; without it, the latest day published)
+  --banking     also the window (ventanilla) quotes of the span (without --from, the last 7 days)
+  -h, --help    show this text
+
+Exit codes: 0 done; 1 an upstream could not be read (nothing of that run was stored) or another
+instance is syncing; 2 rows failed the sanity checks, or a mistake in the command line; 3 days of
+the span before today still have no rate.`;
+
+const OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean' } } as const;
 
 function progressPrinter(stream: NodeJS.WriteStream): SpanOptions['onProgress'] {
   if (stream.isTTY) {
@@ -64,10 +80,13 @@ function exitWith(faults: readonly Fault[]): ExitCode {
 }
 
 runCli(async () => {
-  const { values } = parseArgs({
-    options: { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean', default: false } },
-    strict: true,
-  });
+  const { values, positionals, help, problem } = readCommandLine(process.argv.slice(2), OPTIONS);
+  if (help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (problem) throw new UsageError(`${problem}\n${USAGE}`);
+  if (positionals.length > 0) throw new UsageError(`sync takes no arguments (got "${positionals.join(' ')}")\n${USAGE}`);
   for (const name of ['from', 'to'] as const) {
     const value = values[name];
     if (value !== undefined && !isIsoDate(value)) throw new UsageError(`--${name} must be a calendar date as YYYY-MM-DD (got "${value}")\n${USAGE}`);

@@ -70,6 +70,7 @@ export function recordDigest(record: DigestedRecord): string {
 export const UPSTREAM_BY_SOURCE: Readonly<Record<RateSource, UpstreamNames>> = {
   BCCR: { buy: 'BCCR indicator 317', sell: 'BCCR indicator 318' },
   Hacienda: { buy: 'Hacienda /indicadores/tc/dolar (compra)', sell: 'Hacienda /indicadores/tc/dolar (venta)' },
+  DEMO: { buy: 'Simulated BCCR indicator 317 (npm run demo)', sell: 'Simulated BCCR indicator 318 (npm run demo)' },
 };
 
 export interface ObservationSummary {

@@ -15,6 +15,7 @@ const FILES = {
   'widget.js': 'application/javascript; charset=utf-8',
   'widget.css': 'text/css; charset=utf-8',
   'site.js': 'application/javascript; charset=utf-8',
+  'copy.js': 'application/javascript; charset=utf-8',
   'site.css': 'text/css; charset=utf-8',
   'provenance.css': 'text/css; charset=utf-8',
 } as const;

@@ -28,6 +28,8 @@ export interface SiteDeps {
   publicUrl: string;
   /** Tells the site that stored rates changed (its own answers are cached too). */
   onRatesChanged: (listener: () => void) => void;
+  /** The instance serves simulated data (`npm run demo`): the pages and widgets say so. False by default. */
+  demo?: boolean;
 }
 
 /**
@@ -48,8 +50,9 @@ export function mountSite(router: Router, deps: SiteDeps): void {
     limitPerIp({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowSeconds: 10 * 60, max: SITE_LIMITS.formPostsPer10Minutes }),
   );
   mountRequestAccess(router, createAccessRequestsStore(deps.db));
-  mountLanding(router, { latest, assets, limit: pagesLimit, publicUrl: deps.publicUrl });
-  mountWidgets(router, { latest, assets, limit: pagesLimit });
+  const demo = deps.demo ?? false;
+  mountLanding(router, { latest, assets, limit: pagesLimit, publicUrl: deps.publicUrl, demo });
+  mountWidgets(router, { latest, assets, limit: pagesLimit, demo });
   assets.mount(router, pagesLimit);
   mountDocs(router);
 }

@@ -18,13 +18,13 @@ function planFrom(value: unknown): PlanId {
   return (PLAN_IDS as string[]).includes(plan) ? (plan as PlanId) : 'pro';
 }
 
-export function mountLanding(router: Router, deps: { latest: LatestRate; assets: Assets; limit: Middleware; publicUrl: string }): void {
-  const { latest, assets, limit, publicUrl } = deps;
-  const files = { css: assets.url('site.css'), script: assets.url('site.js') };
+export function mountLanding(router: Router, deps: { latest: LatestRate; assets: Assets; limit: Middleware; publicUrl: string; demo: boolean }): void {
+  const { latest, assets, limit, publicUrl, demo } = deps;
+  const files = { css: assets.url('site.css'), scripts: [assets.url('site.js'), assets.url('copy.js')] };
 
   const render = async (ctx: Context, lang: Lang) => {
     const { rate } = await latest.get();
-    const page = landingPage({ lang, rate, origin: publicUrl, plan: planFrom(ctx.query.plan), assets: files });
+    const page = landingPage({ lang, rate, origin: publicUrl, plan: planFrom(ctx.query.plan), assets: files, demo });
     siteHeaders(ctx, 'nowhere');
     sendWithEtag(ctx, page.value, 'text/html; charset=utf-8', 'public, max-age=60');
   };

@@ -33,8 +33,8 @@ export function parseWidgetQuery(query: Record<string, string | string[] | undef
   };
 }
 
-export function mountWidgets(router: Router, deps: { latest: LatestRate; assets: Assets; limit: Middleware }): void {
-  const { latest, assets, limit } = deps;
+export function mountWidgets(router: Router, deps: { latest: LatestRate; assets: Assets; limit: Middleware; demo: boolean }): void {
+  const { latest, assets, limit, demo } = deps;
   const files = { css: assets.url('widget.css'), format: assets.url('format.js'), script: assets.url('widget.js') };
 
   router.get(WIDGET_DATA_PATH, limit, async (ctx) => {
@@ -48,7 +48,7 @@ export function mountWidgets(router: Router, deps: { latest: LatestRate; assets:
     for (const kind of Object.keys(WIDGETS) as WidgetKind[]) {
       router.get(`/${lang}/${WIDGETS[kind].path}`, limit, async (ctx) => {
         const { rate } = await latest.get();
-        const page = widgetPage({ kind, lang, ...parseWidgetQuery(ctx.query), rate, assets: files, dataUrl: WIDGET_DATA_PATH });
+        const page = widgetPage({ kind, lang, ...parseWidgetQuery(ctx.query), rate, assets: files, dataUrl: WIDGET_DATA_PATH, demo });
         siteHeaders(ctx, 'anywhere');
         sendWithEtag(ctx, page.value, 'text/html; charset=utf-8', 'public, max-age=60');
       });

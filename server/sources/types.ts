@@ -3,6 +3,7 @@
  * `fetchRange` with plain calendar-day rows, and every failure is an `UpstreamError` that says
  * whether trying again can help.
  */
+import type { RateSource } from '../../shared/currencies';
 import type { UpstreamNames } from '../domain/provenance';
 
 /**
@@ -19,8 +20,11 @@ export type SourceName = 'bccr-sdde' | 'bccr-site' | 'hacienda';
 
 export interface OfficialSource {
   readonly name: SourceName;
-  /** The `source` stored with each row (docs/api.md: both routes of the central bank are `BCCR`). */
-  readonly provider: 'BCCR' | 'Hacienda';
+  /**
+   * The `source` stored with each row (docs/api.md: both routes of the central bank are `BCCR`;
+   * `npm run demo` relabels its sources `DEMO`).
+   */
+  readonly provider: RateSource;
   /** Where each side is read, in words, as the provenance log keeps it (`BCCR SDDE indicator 317`). */
   readonly upstream: Readonly<UpstreamNames>;
   /** The longest span (in calendar days, inclusive) one `fetchRange` call accepts. */

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createDatabase, type Database } from '../../server/store/database';
-import { startFakeUpstream, type FakeUpstream } from '../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../server/demo/bccr-upstream';
 import { createTestDatabase, type TestDatabase } from './database';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -12,7 +12,7 @@ import type { RequestPolicy } from '../../server/sources/http';
 import { createVentanillaSource, type VentanillaSource } from '../../server/sources/ventanilla';
 import { createApiKeysStore } from '../../server/store/api-keys';
 import type { Database } from '../../server/store/database';
-import type { FakeUpstream } from '../fakes/bccr-upstream';
+import type { FakeUpstream } from '../../server/demo/bccr-upstream';
 
 /** Which route of the central bank plays the primary: the public site API (no token) or the SDDE token API. */
 export type PrimaryRoute = 'site' | 'sdde';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFakeUpstream, type FakeUpstream } from '../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../server/demo/bccr-upstream';
 import { waitForLine } from '../helpers/process';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -10,7 +10,7 @@ import { analyze } from '../analytics';
 import { Dec } from '../decimal';
 import { statistic } from '../rounding';
 import type { RatePoint } from '../types';
-import { verdictOf } from './verdict';
+import { verdictOf, verdictThreshold } from './verdict';
 
 export type VolatilityLevel = 'low' | 'moderate' | 'high';
 
@@ -58,6 +58,8 @@ export interface Facts {
   spanDays: number;
   metrics: Analytics;
   verdict: Verdict;
+  /** The verdict's line for this span, in percent: |changePercent| at or above it is a move. */
+  verdictThresholdPercent: number;
   volatility: { percent: number; level: VolatilityLevel };
   /** The largest daily moves of the sell rate by size, at most 3, largest first; days without a change are not moves. */
   biggestMoves: DailyMove[];
@@ -90,11 +92,13 @@ export function buildFacts(input: { days: number; points: readonly RatePoint[]; 
   const { days, points } = input;
   if (points.length === 0) throw new RangeError('an insight needs at least one record');
   const metrics = analyze(points);
+  const spanDays = daysBetween(metrics.from, metrics.to) + 1;
   return {
     days,
-    spanDays: daysBetween(metrics.from, metrics.to) + 1,
+    spanDays,
     metrics,
-    verdict: verdictOf(metrics.sell.changePercent),
+    verdict: verdictOf(metrics.sell.changePercent, spanDays),
+    verdictThresholdPercent: verdictThreshold(spanDays),
     volatility: { percent: metrics.sell.volatility, level: volatilityLevel(metrics.sell.volatility) },
     biggestMoves: biggestMoves(points, MOVES),
     spread: spreadFacts(points, metrics),

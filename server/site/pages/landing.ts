@@ -1,7 +1,8 @@
 /**
  * The landing page, in Spanish or English: what the service is, today's official rate, the live
  * widgets with their embed code, pricing, the API links and the request-access form. The form is
- * a plain POST to /request-access; site.js takes it over when JavaScript runs.
+ * a plain POST to /request-access; site.js takes it over when JavaScript runs. Every code block
+ * has a copy button, which copy.js shows and runs (without JavaScript the code is selected by hand).
  */
 import { LIMITS } from '../../../shared/limits';
 import { PLANS, PLAN_IDS, type PlanId } from '../../../shared/plans';
@@ -19,13 +20,21 @@ export interface LandingView {
   origin: string;
   /** The plan the form starts on (`?plan=` from a pricing link). */
   plan: PlanId;
-  assets: { css: string; script: string };
+  assets: { css: string; scripts: readonly string[] };
+  /** The instance serves simulated data (`npm run demo`): the page says so. */
+  demo: boolean;
 }
 
-/** The code another site pastes: a plain iframe of the widget at its suggested size. */
+/** The code blocks of the page, each with a copy button. */
+type CodeBlock = keyof (typeof TEXTS)['es']['site']['copy']['what'];
+
+/**
+ * The code another site pastes: a plain iframe of the widget at its suggested size, which shrinks
+ * with a narrower column (the widgets are fluid down to 280 px) instead of overflowing it.
+ */
 export function embedSnippet(origin: string, lang: Lang, kind: WidgetKind): string {
   const { path, width, height } = WIDGETS[kind];
-  return `<iframe src="${origin}/${lang}/${path}" width="${width}" height="${height}" title="${TEXTS[lang].widget.frameTitle}" style="border:0" loading="lazy"></iframe>`;
+  return `<iframe src="${origin}/${lang}/${path}" width="${width}" height="${height}" title="${TEXTS[lang].widget.frameTitle}" style="border:0;max-width:100%" loading="lazy"></iframe>`;
 }
 
 function todayRate(view: LandingView): SafeHtml {
@@ -39,17 +48,33 @@ function todayRate(view: LandingView): SafeHtml {
     <p class="rate__meta">${t.widget.datePrefix} <time datetime="${rate.date}">${format.date(rate.date, lang)}</time> · ${t.widget.source} ${rate.source}</p>`;
 }
 
+/**
+ * A labelled code block and its copy button. The button is hidden until copy.js runs: without
+ * JavaScript it could do nothing. Its name says what it copies ("Copy the card code"); the status
+ * line announces the result, and shows it when the reader has to press Ctrl+C.
+ */
+function codeBlock(lang: Lang, block: CodeBlock, label: string, code: string): SafeHtml {
+  const t = TEXTS[lang].site.copy;
+  const id = `snippet-${block}`;
+  return html`<div class="code">
+        <div class="code__head">
+          <p class="example__label">${label}</p>
+          <button class="copy" type="button" data-copy="${id}" data-done="${t.done}" data-manual="${t.manual}" hidden><span data-copy-label>${t.label}</span><span class="visually-hidden"> ${t.what[block]}</span></button>
+        </div>
+        <pre class="snippet"><code id="${id}">${code}</code></pre>
+        <p class="copy__status visually-hidden" role="status" data-copy-status="${id}"></p>
+      </div>`;
+}
+
 function widgetExample(view: LandingView, kind: WidgetKind): SafeHtml {
   const t = TEXTS[view.lang];
   const { path, width, height } = WIDGETS[kind];
-  const id = `snippet-${kind}`;
   return html`<figure class="example">
       <figcaption><h3>${kind === 'card' ? t.site.card : t.site.banner} <span class="muted">(${width} × ${height})</span></h3></figcaption>
       <div class="example__frame">
-        <iframe src="/${view.lang}/${path}" width="${width}" height="${height}" title="${t.widget.frameTitle}" loading="lazy"></iframe>
+        <iframe src="/${view.lang}/${path}" width="${width}" height="${height}" class="example__${kind}" title="${t.widget.frameTitle}" loading="lazy"></iframe>
       </div>
-      <p class="example__label">${t.site.snippetLabel}</p>
-      <pre class="snippet"><code id="${id}">${embedSnippet(view.origin, view.lang, kind)}</code></pre>
+      ${codeBlock(view.lang, kind, t.site.snippetLabel, embedSnippet(view.origin, view.lang, kind))}
     </figure>`;
 }
 
@@ -148,8 +173,7 @@ export function landingPage(view: LandingView): SafeHtml {
       <li><a href="/docs">${t.docs}</a></li>
       <li><a href="/api/v1/openapi.json">${t.openapi}</a> <span class="muted">(/api/v1/openapi.json)</span></li>
     </ul>
-    <p class="example__label">${t.apiExample}</p>
-    <pre class="snippet"><code>curl -H "x-api-key: ${t.yourKey}" ${origin}/api/v1/exchange-rate/latest</code></pre>
+    ${codeBlock(lang, 'api', t.apiExample, `curl -H "x-api-key: ${t.yourKey}" ${origin}/api/v1/exchange-rate/latest`)}
   </div>
 </section>
 
@@ -167,6 +191,7 @@ export function landingPage(view: LandingView): SafeHtml {
     assets: view.assets,
     otherLangPath: `/${lang === 'es' ? 'en' : 'es'}`,
     nav: true,
+    demo: view.demo,
     main,
   });
 }

@@ -7,11 +7,13 @@ export interface LayoutView {
   title: string;
   description?: string;
   /** `pageCss`: a stylesheet of the page's own, after the site's (its print rules win). */
-  assets: { css: string; pageCss?: string; script?: string };
+  assets: { css: string; pageCss?: string; scripts?: readonly string[] };
   /** The path of this page in the other language, when there is one. */
   otherLangPath?: string;
   /** Show the section links (the landing page only). */
   nav?: boolean;
+  /** The instance serves simulated data (`npm run demo`): a badge beside the name says so. */
+  demo?: boolean;
   main: Fragment;
 }
 
@@ -29,13 +31,14 @@ ${view.description ? html`<meta name="description" content="${view.description}"
 ${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
 <link rel="stylesheet" href="${view.assets.css}">
 ${view.assets.pageCss ? html`<link rel="stylesheet" href="${view.assets.pageCss}">` : ''}
-${view.assets.script ? html`<script defer src="${view.assets.script}"></script>` : ''}
+${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}
 </head>
 <body>
 <a class="skip" href="#content">${t.skip}</a>
 <header class="top">
   <div class="wrap top__inner">
     <a class="brand" href="/${view.lang}">crc-rates</a>
+    ${view.demo ? html`<span class="demo-badge" data-demo>${t.demo}</span>` : ''}
     ${
       view.nav
         ? html`<nav aria-label="crc-rates">

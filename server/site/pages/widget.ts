@@ -1,7 +1,8 @@
 /**
- * The embeddable widgets: the card (360×150) and the banner (640×90) share one markup, laid out
- * by their own CSS class. The rate is rendered here, so it shows without JavaScript; widget.js
- * then redraws the parts marked `data-field` from /widget-data.json, inside an aria-live region.
+ * The embeddable widgets: the card (360×150) and the banner (640×90 by default, fluid from 280 to
+ * 1200 px wide) share one markup, laid out by their own CSS class. The rate is rendered here, so
+ * it shows without JavaScript; widget.js then redraws the parts marked `data-field` from
+ * /widget-data.json, inside an aria-live region.
  */
 import type { ExchangeRate } from '../../../shared/types';
 import * as format from '../assets/format';
@@ -28,6 +29,17 @@ export interface WidgetView {
   /** Versioned addresses of the page's files. */
   assets: { css: string; format: string; script: string };
   dataUrl: string;
+  /** The instance serves simulated data (`npm run demo`): the widget says so. */
+  demo: boolean;
+}
+
+/**
+ * "demo data", inside the title so it flows with it. The narrowest banners have no room for the
+ * words and show the short form instead; the words stay for screen readers.
+ */
+function demoBadge(lang: Lang): SafeHtml {
+  const t = TEXTS[lang].widget;
+  return html` <span class="demo-badge" data-demo><span class="demo-badge__long">${t.demo}</span><span class="demo-badge__short" aria-hidden="true">${t.demoShort}</span></span>`;
 }
 
 export function widgetPage(view: WidgetView): SafeHtml {
@@ -46,7 +58,7 @@ export function widgetPage(view: WidgetView): SafeHtml {
 </head>
 <body>
 <main class="widget widget--${view.kind}" data-widget data-lang="${lang}" data-refresh="${view.refresh}" data-src="${view.dataUrl}">
-  <h1 class="widget__title">${t.title} <span class="widget__pair">${t.pair}</span></h1>
+  <h1 class="widget__title">${t.title} <span class="widget__pair">${t.pair}</span>${view.demo ? demoBadge(lang) : ''}</h1>
   <div class="widget__live" aria-live="polite" aria-atomic="true">
     <p class="widget__empty" data-state="empty"${rate ? html` hidden` : ''}>${t.empty}</p>
     <div class="widget__rate" data-state="rate"${rate ? '' : html` hidden`}>

@@ -1,7 +1,7 @@
 import type { Insights } from '../../../shared/types';
 import { createBankingStore } from '../../../server/store/banking';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
-import { falling } from './series';
+import { falling, upThenDownYear } from './series';
 
 const insights = (data: unknown) => data as Insights;
 
@@ -126,5 +126,32 @@ describe('GET /insights with window quotes', () => {
   it('adds the dispersion of the institutions’ quotes to the causes', async () => {
     const data = insights((await t.get('/insights?locale=en')).body.data);
     expect(data.causes.join(' ')).toContain('the 3 institutions sold dollars between ₡510.00 and ₡520.00');
+  });
+});
+
+describe('GET /insights over a year: the line grows with the window', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // "Today" is May 31, 2025, the last day of the year.
+    t = await startTestApp({ clock: () => new Date('2025-05-31T18:00:00Z') });
+    await t.seed(upThenDownYear().map((p) => rate(p.date, p.buy, p.sell)));
+  });
+  afterAll(() => t.close());
+
+  it('calls the year’s −0.4 % stable, and the last month’s fall an appreciation', async () => {
+    const [year, month] = await Promise.all([t.get('/insights?days=365&locale=en'), t.get('/insights?days=30&locale=en')]);
+    const a = insights(year.body.data);
+    const b = insights(month.body.data);
+    expect([a.from, a.to, a.metrics.sell.changePercent, a.metrics.buy.trend, a.verdict]).toEqual(['2024-06-01', '2025-05-31', -0.4, 'up', 'stable']);
+    expect(a.summary).toContain('(−₡2.04, −0.4%), within ±0.87%: the colón held steady against the dollar.');
+    expect(a.causes[0]).toContain('dollar demand probably had a slight edge over the period');
+    expect(a.causes.join(' ')).not.toContain('supply exceeding demand');
+    // ₡515.54 → ₡507.96 over the last 30 days: −1.4703 %, past the month's ±0.25 %.
+    expect([b.from, b.metrics.sell.changePercent, b.verdict]).toEqual(['2025-05-02', -1.4703, 'appreciation']);
+  });
+
+  it('states the rule in the OpenAPI document', async () => {
+    const doc = (await t.get('/openapi.json')).body as unknown as { paths: Record<string, { get: { description: string } }> };
+    expect(doc.paths['/insights'].get.description).toContain('0.25 for windows of up to 30 days and 0.25 × √(d / 30) beyond');
   });
 });

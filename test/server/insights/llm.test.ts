@@ -116,9 +116,21 @@ describe('GET /insights with a language model', () => {
 
     it('received the computed metrics and nothing else: no raw series', () => {
       const facts = JSON.parse(llm.requests[0].body.messages[1].content) as Record<string, unknown>;
-      expect(Object.keys(facts).sort()).toEqual(['biggestMoves', 'days', 'institutions', 'metrics', 'spanDays', 'spread', 'verdict', 'volatility']);
+      expect(Object.keys(facts).sort()).toEqual([
+        'biggestMoves',
+        'days',
+        'institutions',
+        'metrics',
+        'spanDays',
+        'spread',
+        'verdict',
+        'verdictThresholdPercent',
+        'volatility',
+      ]);
       expect(facts.metrics).toEqual(first.metrics);
       expect(facts.verdict).toBe('appreciation');
+      // The line the verdict was read against, so that the model can say why a change is (not) a move.
+      expect(facts.verdictThresholdPercent).toBe(0.25);
       expect((facts.biggestMoves as unknown[]).length).toBeLessThanOrEqual(3);
       // The series has 30 days; only a handful of dates (extremes, moves) may appear.
       const text = llm.requests[0].body.messages[1].content;

@@ -18,3 +18,9 @@ export const falling = () => series((i) => 520.1 - 0.25 * i);
 export const rising = () => series((i) => 500 + 0.3 * i);
 /** ₡506.00 to ₡506.50 in even steps: +0.0988 % (stable), trend stable as well. */
 export const flat = () => series((i) => 506 + (0.5 * i) / 29);
+
+/**
+ * The issue's year, June 1, 2024 to May 31, 2025: up ₡0.05 a day for 300 days (₡510.00 →
+ * ₡524.95), then down to ₡507.96 in 65: −0.4 % over 365 days while both trends point up.
+ */
+export const upThenDownYear = () => series((i) => (i < 300 ? 510 + 0.05 * i : 524.95 - ((524.95 - 507.96) * (i - 299)) / 65), 365, '2024-06-01');

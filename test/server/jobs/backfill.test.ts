@@ -8,7 +8,7 @@ import type { ExchangeRate } from '../../../shared/types';
 import { RUN_SPAN_DAYS, syncOfficial } from '../../../server/jobs/catch-up';
 import { SANITY_BOUNDS } from '../../../server/sources/sanity';
 import { createRatesStore } from '../../../server/store/rates';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { startTestApp } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { clearTables, createTestKey, daysOf, fakeSources, fakeValues, noonInCostaRica, snapshotRates, syncDeps } from '../../helpers/sync';

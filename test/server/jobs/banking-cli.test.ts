@@ -6,9 +6,9 @@
 import { addDays } from '../../../shared/dates';
 import type { Database } from '../../../server/store/database';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import type { FakeUpstream } from '../../fakes/bccr-upstream';
+import type { FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createCliFixture, runCli, type CliFixture } from '../../helpers/cli';
-import { SYNTHETIC_UNKNOWN_INSTITUTION, syntheticVentanilla } from '../../fakes/synthetic-history';
+import { SYNTHETIC_UNKNOWN_INSTITUTION, syntheticVentanilla } from '../../../server/demo/synthetic-history';
 import { daysOf, snapshotBanking } from '../../helpers/sync';
 
 let fixture: CliFixture;

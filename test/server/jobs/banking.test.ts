@@ -14,8 +14,8 @@ import type { RequestPolicy } from '../../../server/sources/http';
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../../server/store/banking';
 import { createRatesStore } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import { startFakeUpstream, type Fault, type FakeInstitutionRow, type FakeRoute, type FakeUpstream } from '../../fakes/bccr-upstream';
-import { costaRicaInstant, SYNTHETIC_UNKNOWN_INSTITUTION, syntheticVentanilla } from '../../fakes/synthetic-history';
+import { startFakeUpstream, type Fault, type FakeInstitutionRow, type FakeRoute, type FakeUpstream } from '../../../server/demo/bccr-upstream';
+import { costaRicaInstant, SYNTHETIC_UNKNOWN_INSTITUTION, syntheticVentanilla } from '../../../server/demo/synthetic-history';
 import { startTestApp } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import {

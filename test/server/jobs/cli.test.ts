@@ -6,9 +6,9 @@
 import type { Database } from '../../../server/store/database';
 import { createRatesStore } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import type { FakeUpstream } from '../../fakes/bccr-upstream';
+import type { FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createCliFixture, runCli, type CliFixture } from '../../helpers/cli';
-import { syntheticRate } from '../../fakes/synthetic-history';
+import { syntheticRate } from '../../../server/demo/synthetic-history';
 import { daysOf } from '../../helpers/sync';
 
 const SPAN = { from: '2026-01-01', to: '2026-03-31' };

@@ -9,7 +9,7 @@ import type { ChangeFeed } from '../../../server/changes';
 import { createPostgresChangeFeed, createRedisChangeFeed } from '../../../server/changes-remote';
 import { syncOfficial, type CatchUpResult } from '../../../server/jobs/catch-up';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../../helpers/postgres';
 import { clearTables, createTestKey, fakeSources, noonInCostaRica, silentLogger, syncDeps, waitFor } from '../../helpers/sync';

@@ -9,7 +9,7 @@ import { addDays } from '../../../shared/dates';
 import type { ExchangeRate, Provenance, Revision } from '../../../shared/types';
 import { createLocalChangeFeed } from '../../../server/changes';
 import { syncOfficial } from '../../../server/jobs/catch-up';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { clearTables, fakeSources, noonInCostaRica, PRIMARY_ROUTES, type PrimaryRoute, syncDeps } from '../../helpers/sync';
 

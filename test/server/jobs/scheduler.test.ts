@@ -11,7 +11,7 @@ import { syncBanking } from '../../../server/jobs/sync-banking';
 import { createRatesStore } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
 import { realSleep, type RequestPolicy } from '../../../server/sources/http';
-import { startFakeUpstream, type Fault, type FakeRoute, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type Fault, type FakeRoute, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { clearTables, daysOf, fakeSources, fakeValues, fakeVentanilla, noonInCostaRica, syncDeps, waitFor } from '../../helpers/sync';
 

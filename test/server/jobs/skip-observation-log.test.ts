@@ -5,7 +5,7 @@
  */
 import { addDays } from '../../../shared/dates';
 import { syncOfficialSpan } from '../../../server/jobs/sync-official';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { clearTables, daysOf, fakeSources, fakeValues, noonInCostaRica, snapshotRates, syncDeps } from '../../helpers/sync';
 

@@ -7,8 +7,8 @@
 import { addDays } from '../../../shared/dates';
 import { withAdvisoryLock, LOCKS } from '../../../server/store/locks';
 import { createRatesStore } from '../../../server/store/rates';
-import { syntheticRate } from '../../fakes/synthetic-history';
-import type { FakeUpstream } from '../../fakes/bccr-upstream';
+import { syntheticRate } from '../../../server/demo/synthetic-history';
+import type { FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createCliFixture, runCli, type CliFixture } from '../../helpers/cli';
 import { daysOf } from '../../helpers/sync';
 

@@ -12,7 +12,7 @@ import { syncOfficialSpan } from '../../../server/jobs/sync-official';
 import type { RequestPolicy } from '../../../server/sources/http';
 import { createRatesStore, type RateInput } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
-import { startFakeUpstream, type Fault, type FakeRoute, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type Fault, type FakeRoute, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { startTestApp } from '../../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { clearTables, createTestKey, daysOf, fakeSources, fakeValues, noonInCostaRica, PRIMARY_ROUTES, snapshotRates, syncDeps } from '../../helpers/sync';

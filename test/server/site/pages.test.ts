@@ -75,6 +75,7 @@ describe.each([
     expect(text).toMatch(/aria-live="polite"/);
     expect(text).toMatch(new RegExp(`<a href="/${lang}" target="_blank" rel="noopener">`));
     expect(text).toContain('data-refresh="60"');
+    expect(text).not.toContain('data-demo');
   });
 });
 
@@ -174,6 +175,7 @@ describe('assets', () => {
     const pages = [(await get('/es/widget')).text, (await get('/es')).text];
     const files = [...new Set(pages.flatMap((p) => references(p)).filter((r) => r.startsWith('/assets/')))];
     expect(files.map((f) => f.replace(/\?.*/, '')).sort()).toEqual([
+      '/assets/copy.js',
       '/assets/format.js',
       '/assets/site.css',
       '/assets/site.js',
@@ -236,6 +238,11 @@ describe('the landing page', () => {
     expect(text).toMatch(/<form class="form" method="post" action="\/request-access"/);
     expect(text).toContain(`<input type="hidden" name="lang" value="${lang}">`);
     expect(text).toContain(`href="/${lang === 'es' ? 'en' : 'es'}"`);
+    // Each code block has its copy button, hidden until copy.js runs; this app serves real data.
+    const blocks = [...text.matchAll(/<code id="([\w-]+)">/g)].map((m) => m[1]);
+    expect(blocks).toEqual(['snippet-card', 'snippet-banner', 'snippet-api']);
+    expect([...text.matchAll(/<button class="copy" type="button" data-copy="([\w-]+)"[^>]* hidden>/g)].map((m) => m[1])).toEqual(blocks);
+    expect(text).not.toContain('data-demo');
   });
 
   it('escapes what the request puts in the page, and never writes its Host into it', async () => {

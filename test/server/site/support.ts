@@ -1,14 +1,22 @@
 /**
  * Shared pieces of the site's browser tests: headless Chromium through playwright-core, a second
  * tiny server on another origin (localhost instead of 127.0.0.1: another site, as a real embedder
- * is) whose pages frame a widget, WCAG contrast from computed styles, and a folder for screenshots.
+ * is) whose pages frame a widget, the site alone with its own options (demo data), WCAG contrast
+ * from computed styles, and a folder for screenshots.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import pino from 'pino';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { createLocalChangeFeed } from '../../../server/changes';
+import { mountSite, type SiteDeps } from '../../../server/site';
+import { createRatesStore, type RateInput } from '../../../server/store/rates';
+import { createTestDatabase } from '../../helpers/database';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -52,6 +60,53 @@ export async function startEmbedHost(): Promise<EmbedHost> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface SiteOnly {
+  url: string;
+  /** Writes rows and announces the change, as a sync does. */
+  seed(rows: readonly RateInput[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The site alone (no API) on a database of its own, mounted with the options the app does not
+ * pass yet (`demo`), listening on a free port.
+ */
+export async function startSite(options: { clock: () => Date; demo?: boolean }): Promise<SiteOnly> {
+  const database = await createTestDatabase();
+  const changes = createLocalChangeFeed();
+  const rates = createRatesStore(database.db);
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const deps: SiteDeps = {
+    db: database.db,
+    rates,
+    logger: pino({ level: 'silent' }),
+    redis: null,
+    clock: options.clock,
+    publicUrl: url,
+    onRatesChanged: (listener) => changes.onRatesChanged(listener),
+    ...(options.demo === undefined ? {} : { demo: options.demo }),
+  };
+  const router = new Router();
+  mountSite(router, deps);
+  const app = new Koa();
+  app.use(router.routes());
+  server.on('request', app.callback());
+  return {
+    url,
+    async seed(rows) {
+      await rates.upsert(rows);
+      await changes.ratesChanged();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.drop();
     },
   };
 }
@@ -134,4 +189,86 @@ export async function waitUntil(check: () => Promise<boolean>, ms: number, every
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, every));
   }
+}
+
+export interface Box {
+  name: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface WidgetGeometry {
+  width: number;
+  height: number;
+  scrollWidth: number;
+  scrollHeight: number;
+  /** What the reader sees, each piece of text (or the badge) as the box its glyphs cover. */
+  boxes: Box[];
+  /** Pairs of pieces that cover each other. */
+  overlaps: string[];
+  /** Pieces that reach past the frame's edges, where they are cut off. */
+  clipped: string[];
+  /** Line boxes of the title's words ("Official exchange rate"): one unless it wraps. */
+  titleLines: number;
+}
+
+/**
+ * The geometry of the widget in `frame`, from the browser's own boxes: the text of each part
+ * (a Range around it, so a block's empty width does not count), the badge's border box, and the
+ * link's inline box (its hidden "opens in a new tab" is clipped to a pixel and is no ink).
+ */
+export function widgetGeometry(frame: Frame | Page): Promise<WidgetGeometry> {
+  return frame.evaluate(() => {
+    const rectOf = (target: Node | Element): DOMRect => {
+      if (target instanceof Element && (target.matches('a, .demo-badge') || target.closest('.demo-badge'))) return target.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(target);
+      return range.getBoundingClientRect();
+    };
+    const parts: Array<[string, Node | Element | null]> = [
+      ['title', document.querySelector('.widget__title')?.firstChild ?? null],
+      ['pair', document.querySelector('.widget__pair')],
+      ['badge', document.querySelector('.demo-badge')],
+      ['empty', document.querySelector('.widget__empty')],
+      ['buy label', document.querySelectorAll('.widget__value dt')[0] ?? null],
+      ['buy', document.querySelector('[data-field="buy"]')],
+      ['sell label', document.querySelectorAll('.widget__value dt')[1] ?? null],
+      ['sell', document.querySelector('[data-field="sell"]')],
+      ['date', document.querySelector('.widget__date')],
+      ['source', document.querySelector('.widget__foot > span')],
+      ['link', document.querySelector('.widget__foot a')],
+    ];
+    const boxes: Box[] = [];
+    for (const [name, node] of parts) {
+      if (!node) continue;
+      const r = rectOf(node);
+      if (r.width < 0.5 || r.height < 0.5) continue; // not shown (the empty state, no badge)
+      boxes.push({ name, left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+    }
+    const overlaps: string[] = [];
+    boxes.forEach((a, i) => {
+      for (const b of boxes.slice(i + 1)) {
+        const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (x > 0.5 && y > 0.5) overlaps.push(`${a.name} × ${b.name}`);
+      }
+    });
+    const clipped = boxes.filter((b) => b.left < -0.5 || b.top < -0.5 || b.right > innerWidth + 0.5 || b.bottom > innerHeight + 0.5).map((b) => b.name);
+    const title = document.querySelector('.widget__title')?.firstChild;
+    let titleLines = 0;
+    if (title) {
+      const range = document.createRange();
+      range.selectNodeContents(title);
+      // A range reports one rectangle per line box it crosses (trailing space aside).
+      titleLines = new Set(
+        Array.from(range.getClientRects())
+          .filter((r) => r.width > 1)
+          .map((r) => Math.round(r.top)),
+      ).size;
+    }
+    const root = document.documentElement;
+    return { width: innerWidth, height: innerHeight, scrollWidth: root.scrollWidth, scrollHeight: root.scrollHeight, boxes, overlaps, clipped, titleLines };
+  });
 }

@@ -60,9 +60,9 @@ describe('parseWidgetQuery', () => {
   });
 });
 
-it('writes the embed code of each widget at its suggested size', () => {
+it('writes the embed code of each widget at its suggested size, shrinking with a narrower column', () => {
   expect(embedSnippet('https://tipo.example', 'es', 'card')).toBe(
-    '<iframe src="https://tipo.example/es/widget" width="360" height="150" title="Tipo de cambio oficial USD/CRC del BCCR" style="border:0" loading="lazy"></iframe>',
+    '<iframe src="https://tipo.example/es/widget" width="360" height="150" title="Tipo de cambio oficial USD/CRC del BCCR" style="border:0;max-width:100%" loading="lazy"></iframe>',
   );
   expect(embedSnippet('https://tipo.example', 'en', 'banner')).toMatch(/^<iframe src="https:\/\/tipo\.example\/en\/banner" width="640" height="90" /);
 });

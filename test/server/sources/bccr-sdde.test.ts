@@ -1,6 +1,6 @@
 import { createSddeSource, mergeSides, parseSddeSeries, toSddeDate } from '../../../server/sources/bccr-sdde';
 import { chunkRange } from '../../../server/sources/chunks';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { fastPolicy, upstreamError } from './helpers';
 
 describe('parseSddeSeries', () => {

@@ -1,5 +1,5 @@
 import { createSiteSource, parseCell, parseColumnTitle, parseCsrfToken, parseCuadro } from '../../../server/sources/bccr-site';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { fastPolicy, upstreamError } from './helpers';
 
 const cuadro = (columnas: unknown[], indicadores: unknown[]) =>

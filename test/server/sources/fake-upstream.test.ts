@@ -1,6 +1,6 @@
 /** The fake must behave like the real upstreams where the adapters depend on it. */
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
-import { syntheticRate } from '../../fakes/synthetic-history';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
+import { syntheticRate } from '../../../server/demo/synthetic-history';
 
 describe('fake upstream', () => {
   let fake: FakeUpstream;

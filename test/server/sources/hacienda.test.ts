@@ -1,5 +1,5 @@
 import { createHaciendaSource, createThrottle, parseHacienda } from '../../../server/sources/hacienda';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { fastPolicy, upstreamError } from './helpers';
 
 describe('parseHacienda', () => {

@@ -1,6 +1,6 @@
 import { backoffDelayMs, fetchUpstream, parseRetryAfter } from '../../../server/sources/http';
 import { UpstreamError } from '../../../server/sources/types';
-import { startFakeUpstream, type FakeUpstream } from '../../fakes/bccr-upstream';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { fastPolicy, upstreamError } from './helpers';
 
 describe('parseRetryAfter', () => {

@@ -1,6 +1,6 @@
 import { addDays } from '../../../shared/dates';
 import { checkRate, SANITY_BOUNDS } from '../../../server/sources/sanity';
-import { SYNTHETIC_FIRST_DATE, syntheticRate } from '../../fakes/synthetic-history';
+import { SYNTHETIC_FIRST_DATE, syntheticRate } from '../../../server/demo/synthetic-history';
 
 const TODAY = '2026-11-21';
 const ok = { date: '2026-11-20', buy: 494.34, sell: 500.49 };

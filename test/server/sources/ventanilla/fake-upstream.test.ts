@@ -1,7 +1,7 @@
 /** The fake's window (ventanilla) routes must look like the real ones where the adapters depend on it. */
 import { matchInstitution } from '../../../../server/sources/ventanilla/catalog';
-import { formatCrTimestamp, startFakeUpstream, type FakeUpstream } from '../../../fakes/bccr-upstream';
-import { SYNTHETIC_UNKNOWN_INSTITUTION, syntheticRate, syntheticVentanilla } from '../../../fakes/synthetic-history';
+import { formatCrTimestamp, startFakeUpstream, type FakeUpstream } from '../../../../server/demo/bccr-upstream';
+import { SYNTHETIC_UNKNOWN_INSTITUTION, syntheticRate, syntheticVentanilla } from '../../../../server/demo/synthetic-history';
 
 const SITE_PATH = '/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroPersonalizadoGrupoVariables/ObtenerDatosCuadroPersonalizado';
 const ORIGIN = 'https://sdd.bccr.fi.cr';

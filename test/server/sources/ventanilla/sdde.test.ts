@@ -1,7 +1,7 @@
 import { chunkRange } from '../../../../server/sources/chunks';
 import { createVentanillaSddeSource, indicatorSide, institutionFromIndicator, parseCuadro1015 } from '../../../../server/sources/ventanilla/sdde';
-import { startFakeUpstream, type FakeUpstream } from '../../../fakes/bccr-upstream';
-import { SYNTHETIC_UNKNOWN_INSTITUTION } from '../../../fakes/synthetic-history';
+import { startFakeUpstream, type FakeUpstream } from '../../../../server/demo/bccr-upstream';
+import { SYNTHETIC_UNKNOWN_INSTITUTION } from '../../../../server/demo/synthetic-history';
 import { fastPolicy, upstreamError } from '../helpers';
 
 type Point = [string, number | string | null];

@@ -1,7 +1,7 @@
 import { createCsrfTokenProvider } from '../../../../server/sources/bccr-site';
 import { createVentanillaSiteSource, parseAmount, parseCrTimestamp, parseCuadroPersonalizado } from '../../../../server/sources/ventanilla/site';
-import { startFakeUpstream, type FakeUpstream } from '../../../fakes/bccr-upstream';
-import { SYNTHETIC_UNKNOWN_INSTITUTION } from '../../../fakes/synthetic-history';
+import { startFakeUpstream, type FakeUpstream } from '../../../../server/demo/bccr-upstream';
+import { SYNTHETIC_UNKNOWN_INSTITUTION } from '../../../../server/demo/synthetic-history';
 import { fastPolicy, upstreamError } from '../helpers';
 
 const HEADER = ['Entidad', 'Compra', 'Venta', 'Diferencial', 'Fecha de última actualización'];

@@ -7,7 +7,7 @@ import { addDays, daysBetween } from '../../shared/dates';
 
 export const SYNTHETIC_FIRST_DATE = '1983-01-01';
 
-const ANCHORS: Array<[string, number]> = [
+const ANCHORS: readonly [[string, number], ...Array<[string, number]>] = [
   ['1983-01-01', 41],
   ['1992-03-02', 135],
   ['1995-01-01', 180],
@@ -27,12 +27,12 @@ function round2(value: number): number {
 }
 
 function trend(date: string): number {
-  for (let i = 1; i < ANCHORS.length; i++) {
-    const [d0, v0] = ANCHORS[i - 1]!;
-    const [d1, v1] = ANCHORS[i]!;
+  let [d0, v0] = ANCHORS[0];
+  for (const [d1, v1] of ANCHORS.slice(1)) {
     if (date <= d1) return v0 + ((v1 - v0) * daysBetween(d0, date)) / daysBetween(d0, d1);
+    [d0, v0] = [d1, v1];
   }
-  return ANCHORS[ANCHORS.length - 1]![1];
+  return v0;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * One local HTTP server that plays all three upstreams on their real paths and in their real
- * formats (DESIGN 2.1–2.3), backed by a synthetic history, with faults that can be switched on
- * per upstream. Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window
+ * The simulated central bank: one local HTTP server that plays all three upstreams on their real
+ * paths and in their real formats (DESIGN 2.1–2.3), backed by a synthetic history, with faults
+ * that can be switched on per upstream. `npm run demo` syncs from it, and the tests do too, so
+ * that the demo's data goes through the very adapters and checks the real data does. Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window
  * (ventanilla) quotes are served on both BCCR routes: cuadro 1015 on the token API
  * (`ventanillaSdde`) and group 1015 of the site API (`ventanillaSite`).
  */
@@ -87,10 +88,10 @@ const codigoError = (mensaje: string): Reply => json(400, { CodigoError: '400', 
 const SDDE_EMPTY = { estado: true, mensaje: 'No existen datos para las fechas suministradas.', datos: [] };
 
 function routeOf(path: string): { route: FakeRoute; code?: string } | undefined {
-  const sdde = new RegExp(`^${SDDE_PREFIX}/indicadoresEconomicos/(\\d+)/series$`).exec(path);
-  if (sdde) return { route: 'sdde', code: sdde[1]! };
-  const cuadro = new RegExp(`^${SDDE_PREFIX}/cuadro/(\\d+)/series$`).exec(path);
-  if (cuadro) return { route: 'ventanillaSdde', code: cuadro[1]! };
+  const sdde = new RegExp(`^${SDDE_PREFIX}/indicadoresEconomicos/(?<code>\\d+)/series$`).exec(path)?.groups?.code;
+  if (sdde !== undefined) return { route: 'sdde', code: sdde };
+  const cuadro = new RegExp(`^${SDDE_PREFIX}/cuadro/(?<code>\\d+)/series$`).exec(path)?.groups?.code;
+  if (cuadro !== undefined) return { route: 'ventanillaSdde', code: cuadro };
   if (path === SITE_VENTANILLA) return { route: 'ventanillaSite' };
   if (path === SITE_TOKEN) return { route: 'siteToken' };
   if (path === SITE_CUADRO) return { route: 'site' };
@@ -204,14 +205,14 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     if (typeof sent !== 'string' || !csrf.has(sent)) return { status: 401, body: '' };
     if (h.origin !== SITE_ORIGIN) return { status: 403, body: 'Origin not allowed', type: 'text/plain' };
     const [fi, ff] = [q.get('FechaInicio') ?? '', q.get('FechaFin') ?? ''];
-    const m1 = /^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(fi);
-    const m2 = /^(\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(ff);
-    if (q.get('IdGrupoVariable') !== '1' || !m1 || !m2 || !isIsoDate(m1[1]!) || !isIsoDate(m2[1]!)) {
+    const dayOf = (s: string) => /^(?<day>\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(s)?.groups?.day;
+    const [d1, d2] = [dayOf(fi), dayOf(ff)];
+    if (q.get('IdGrupoVariable') !== '1' || d1 === undefined || d2 === undefined || !isIsoDate(d1) || !isIsoDate(d2)) {
       return codigoError('Parámetros inválidos.');
     }
-    const from = m1[1]! < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : m1[1]!;
+    const from = d1 < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : d1;
     const capped = addDays(from, SITE_MAX_DAYS - 1); // the site never answers more than 100 days
-    const last = [m2[1]!, capped, today].sort()[0]!;
+    const last = [d2, capped, today].reduce((a, b) => (b < a ? b : a));
     const days = daysOf(from, last);
     const cells = (pick: (r: NonNullable<DayRate>) => number | null) =>
       Object.fromEntries(

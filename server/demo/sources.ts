@@ -1,0 +1,22 @@
+/**
+ * The demo's sources: the very ones the configuration builds (pointed at the simulated central
+ * bank), with the rows they give stored as `DEMO` instead of `BCCR` or `Hacienda`, and the
+ * provenance log's words saying "Simulated". Simulated values then never pass for the central
+ * bank's, in any answer or audit, while the sync itself runs unchanged.
+ */
+import type { OfficialSources } from '../jobs/catch-up';
+import type { OfficialSource } from '../sources/types';
+
+export function asDemoSource(source: OfficialSource): OfficialSource {
+  return {
+    name: source.name,
+    provider: 'DEMO',
+    upstream: { buy: `Simulated ${source.upstream.buy}`, sell: `Simulated ${source.upstream.sell}` },
+    maxChunkDays: source.maxChunkDays,
+    fetchRange: (from, to, signal) => source.fetchRange(from, to, signal),
+  };
+}
+
+export function asDemoSources(sources: OfficialSources): OfficialSources {
+  return { primary: asDemoSource(sources.primary), fallback: asDemoSource(sources.fallback) };
+}
