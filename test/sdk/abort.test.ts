@@ -5,19 +5,9 @@
  * Retry-After, and nothing more is sent.
  */
 import { ExchangeRateClient, type FetchLike } from '../../sdk/src';
-import { failure, ok, startStub, type Stub, type StubAnswer } from './stub';
+import { failure, ok, RECORD, type Stub, stubsOfEachTest } from './stub';
 
-const RECORD = { date: '2025-01-15', currencyFrom: 'USD', currencyTo: 'CRC', buy: 506.47, sell: 512.82, source: 'BCCR', fetchedAt: '2025-01-14T18:05:12.000Z' };
-
-const stubs: Stub[] = [];
-async function stub(answers: readonly StubAnswer[]): Promise<Stub> {
-  const s = await startStub(answers);
-  stubs.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(stubs.splice(0).map((s) => s.close()));
-});
+const stub = stubsOfEachTest();
 
 /** What `promise` rejects with, and how long it took to. */
 async function rejectionOf(promise: Promise<unknown>): Promise<{ error: unknown; ms: number }> {

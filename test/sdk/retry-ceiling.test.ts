@@ -3,37 +3,10 @@
  * Retry-After over it ends the call at once with the answer's error and its retryAfter, one
  * within it is waited out; backoff delays stop growing at it.
  */
-import { ExchangeRateClient, ExchangeRateError } from '../../sdk/src';
-import { closedPort, failure, ok, startStub, type Stub, type StubAnswer } from './stub';
+import { ExchangeRateClient } from '../../sdk/src';
+import { closedPort, failure, fakeSleep, ok, RECORD, rejection, stubsOfEachTest } from './stub';
 
-const RECORD = { date: '2025-01-15', currencyFrom: 'USD', currencyTo: 'CRC', buy: 506.47, sell: 512.82, source: 'BCCR', fetchedAt: '2025-01-14T18:05:12.000Z' };
-
-const stubs: Stub[] = [];
-async function stub(answers: readonly StubAnswer[]): Promise<Stub> {
-  const s = await startStub(answers);
-  stubs.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(stubs.splice(0).map((s) => s.close()));
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeRateError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExchangeRateError);
-  return error as ExchangeRateError;
-}
-
-/** A sleep that records what it was asked to wait and returns at once. */
-function fakeSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms) };
-}
+const stub = stubsOfEachTest();
 
 const rateLimited = (seconds: number) => failure(429, 'RATE_LIMITED', 'Too many requests', { 'Retry-After': String(seconds) });
 

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { ExchangeRateError } from '../../sdk/src';
 
 export interface StubRequest {
   url: string;
@@ -68,3 +69,45 @@ export const failure = (status: number, error: string, message: string, headers:
   body: { success: false, error, message },
   headers,
 });
+
+/** A record as the API writes it, for the stubs' answers. */
+export const RECORD = {
+  date: '2025-01-15',
+  currencyFrom: 'USD',
+  currencyTo: 'CRC',
+  buy: 506.47,
+  sell: 512.82,
+  source: 'BCCR',
+  fetchedAt: '2025-01-14T18:05:12.000Z',
+};
+
+/** Starts stubs for a test file's tests, each closed after the test that started it. */
+export function stubsOfEachTest(): (answers: readonly StubAnswer[]) => Promise<Stub> {
+  const stubs: Stub[] = [];
+  afterEach(async () => {
+    await Promise.all(stubs.splice(0).map((s) => s.close()));
+  });
+  return async (answers) => {
+    const s = await startStub(answers);
+    stubs.push(s);
+    return s;
+  };
+}
+
+/** The error a call that must fail rejects with. */
+export async function rejection(promise: Promise<unknown>): Promise<ExchangeRateError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ExchangeRateError);
+  return error as ExchangeRateError;
+}
+
+/** A sleep that records what it was asked to wait and returns at once. */
+export function fakeSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms) => void waits.push(ms) };
+}

@@ -3,37 +3,10 @@
  * network errors, timeouts (also mid-body and with a fetch that ignores the signal), answers that
  * are not the API's envelope, the headers it reads, and the requests it sends.
  */
-import { costaRicaDay, DEFAULT_BASE_URL, ExchangeRateClient, ExchangeRateError, type FetchLike } from '../../sdk/src';
-import { closedPort, failure, ok, startStub, type Stub, type StubAnswer } from './stub';
+import { costaRicaDay, DEFAULT_BASE_URL, ExchangeRateClient, type FetchLike } from '../../sdk/src';
+import { closedPort, failure, fakeSleep, ok, RECORD, rejection, stubsOfEachTest } from './stub';
 
-const RECORD = { date: '2025-01-15', currencyFrom: 'USD', currencyTo: 'CRC', buy: 506.47, sell: 512.82, source: 'BCCR', fetchedAt: '2025-01-14T18:05:12.000Z' };
-
-const stubs: Stub[] = [];
-async function stub(answers: readonly StubAnswer[]): Promise<Stub> {
-  const s = await startStub(answers);
-  stubs.push(s);
-  return s;
-}
-afterEach(async () => {
-  await Promise.all(stubs.splice(0).map((s) => s.close()));
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeRateError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExchangeRateError);
-  return error as ExchangeRateError;
-}
-
-/** A sleep that records what it was asked to wait and returns at once. */
-function fakeSleep(): { sleep: (ms: number) => Promise<void>; waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms) };
-}
+const stub = stubsOfEachTest();
 
 describe('retries', () => {
   // The real wait of a Retry-After, and the ceiling on it: retry-ceiling.test.ts.
