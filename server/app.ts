@@ -17,6 +17,7 @@ import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
 import { createRatesInMemory } from './store/rates-in-memory';
 import { createSyncRunsStore } from './store/sync-runs';
+import { createSyncView } from './jobs/sync-status';
 import { createUsageStore } from './store/usage';
 import type { Logger } from './logger';
 import { createAccessControl } from './access/access';
@@ -83,6 +84,8 @@ export interface AppDeps {
   llm?: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number } | null;
   /** Serves simulated data (`npm run demo`): the pages and widgets carry a "demo data" badge. */
   demo?: boolean;
+  /** When this instance's scheduler syncs next (main.ts passes the scheduler's), told by health; absent: none planned. */
+  nextSyncAt?: () => Date | null;
 }
 
 export interface App extends Koa {
@@ -114,19 +117,23 @@ export function createApp(deps: AppDeps): App {
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
   changes.onKeysChanged(() => access.forgetKeys());
+  const syncRuns = createSyncRunsStore(deps.db);
+  // What health and the 404 of an empty series say about the sync.
+  const sync = createSyncView(syncRuns, deps.nextSyncAt);
 
   const routes = withDocuments(
     [
-      ...exchangeRateRoutes({ rates: series }),
+      ...exchangeRateRoutes({ rates: series, sync }),
       ...closeRoutes({ rates: series }),
       ...provenanceRoutes({ db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener) }),
-      ...convertRoutes({ rates: series }),
+      ...convertRoutes({ rates: series, sync }),
       ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
-      ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }) }),
+      ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync }),
       ...usageRoutes({ access }),
       ...healthRoutes({
         rates,
-        syncRuns: createSyncRunsStore(deps.db),
+        syncRuns,
+        sync,
         version,
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
@@ -169,7 +176,7 @@ export function createApp(deps: AppDeps): App {
     cors({
       origin: corsOrigin(deps.corsOrigins ?? ['*']),
       allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
-      allowHeaders: ['x-api-key', 'content-type', 'if-none-match', 'mcp-protocol-version'],
+      allowHeaders: ['x-api-key', 'authorization', 'content-type', 'if-none-match', 'mcp-protocol-version'],
       exposeHeaders: EXPOSED_HEADERS,
       maxAge: 600,
     }),

@@ -16,7 +16,7 @@ export function createLogger(level: LogLevel = 'info', destination: pino.Destina
       base: { service: 'crc-rates' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
-        paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]', 'apiKey', 'key', 'token'],
+        paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]', 'headers.authorization', 'apiKey', 'key', 'token'],
         censor: '[redacted]',
       },
     },

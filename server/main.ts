@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './store/database';
-import { startScheduler } from './jobs/scheduler';
+import { type Scheduler, startScheduler } from './jobs/scheduler';
 import { syncBanking } from './jobs/sync-banking';
 import { openRuntime } from './runtime';
 
@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, undefined, { serve: true });
   const { logger, db, changes } = runtime;
 
+  // Started once the server listens (below); health asks it when it syncs next.
+  let scheduler: Scheduler | null = null;
   const app = createApp({
     // Requests get the short database deadlines; the scheduled syncs below the long ones.
     db: runtime.requestDb,
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     llm: config.llm,
     publicUrl: config.publicUrl,
+    nextSyncAt: () => scheduler?.nextAttemptAt() ?? null,
   });
   // The series first, so the first request after a restart does not wait for it.
   await app.warmUp();
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
   logger.info({ port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
   // Starts with a catch-up in the background: the server answers from what it has meanwhile.
   const syncDeps = { db, logger, changes, clock: () => new Date() };
-  const scheduler = startScheduler(syncDeps, runtime.sources, {
+  scheduler = startScheduler(syncDeps, runtime.sources, {
     cron: config.syncCron,
     // The window quotes of the last week ride along on every scheduled run.
     extraJobs: [(signal) => syncBanking({ ...syncDeps, signal }, runtime.ventanilla)],
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
     });
     await app.release();
-    await scheduler.stop();
+    await scheduler?.stop();
     await runtime.close();
     logger.info('stopped');
     logger.flush();

@@ -186,12 +186,29 @@ export const ConversionSchema = z
   })
   .meta({ id: 'Conversion' });
 
+/** The state of the last run of the official sync; `never` before the first one. */
+export const SYNC_STATES = ['running', 'succeeded', 'failed', 'never'] as const;
+export type SyncState = (typeof SYNC_STATES)[number];
+
+export const SyncStatusSchema = z
+  .object({
+    state: z.enum(SYNC_STATES).meta({ description: 'The state of the last run of the official sync; never before the first one.' }),
+    error: z.string().nullable().meta({ description: 'Why the last run failed, in one line (no stack trace); null unless state is failed.' }),
+    finishedAt: timestamp.nullable().meta({ description: 'When the last run ended; null while it runs or before the first one.' }),
+    nextAttemptAt: timestamp
+      .nullable()
+      .meta({ description: 'When this instance syncs next: a retry after a failure, or the next scheduled run; null when none is planned.' }),
+  })
+  .meta({ id: 'SyncStatus' });
+
 export const HealthSchema = z
   .object({
     status: z.enum(['ok', 'degraded']),
+    reasons: z.array(z.string()).meta({ description: 'Why the status is degraded, one sentence each (never empty when degraded); [] when ok.' }),
     database: z.literal('up'),
     latestDate: isoDate.nullable(),
-    lastSyncAt: timestamp.nullable(),
+    lastSyncAt: timestamp.nullable().meta({ description: 'When the last successful run of the official sync ended.' }),
+    sync: SyncStatusSchema,
     version: z.string(),
     uptimeSeconds: z.number(),
   })

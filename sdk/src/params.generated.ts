@@ -239,7 +239,7 @@ export interface RouteParams {
   /**
    * Service health (`GET /health`).
    *
-   * "degraded" when the latest official rate is more than 3 days before today.
+   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
    */
   '/health': Record<string, never>;
 }

@@ -16,8 +16,11 @@ import { applyDecision, createRateLimiter } from './rate-limit';
 /** What `identify` learns of the request, kept in `ctx.state`. */
 export interface AccessState {
   apiKey?: ApiKey;
-  /** What is wrong with the key sent; `in-query`: `key=` where only the header is taken (a 400, not a 401). */
-  keyProblem?: 'malformed' | 'unknown' | 'revoked' | 'in-query';
+  /**
+   * What is wrong with the key sent; `in-query`: `key=` where only the header is taken (a 400, not
+   * a 401); `authorization`: an Authorization header that is not `Bearer <key>`.
+   */
+  keyProblem?: 'malformed' | 'unknown' | 'revoked' | 'in-query' | 'authorization';
   /** The lookup itself failed (the database is down): not the caller's fault. */
   keyError?: unknown;
 }
@@ -27,7 +30,20 @@ const KEY_PROBLEMS = {
   malformed: 'The API key is not valid: check that it was copied whole (it starts with crc_live_)',
   unknown: 'The API key is not valid',
   revoked: 'The API key has been revoked',
+  authorization: 'The Authorization header must be "Bearer <key>" (the key starts with crc_live_); or send the key in the x-api-key header',
 } as const;
+
+/**
+ * The challenges every 401 carries in `WWW-Authenticate` (RFC 9110 11.6.1): the key in the
+ * `x-api-key` header (`ApiKey`, a scheme of ours whose `header` parameter names the field), or the
+ * same key as a bearer token (RFC 6750). Clients skip the schemes they do not know.
+ */
+export const API_KEY_CHALLENGE = 'ApiKey realm="crc-rates", header="x-api-key", Bearer realm="crc-rates"';
+
+/** `Bearer <token68>` (RFC 6750 2.1; the scheme in any case): the token, or null for any other Authorization. */
+export function bearerToken(authorization: string): string | null {
+  return /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization)?.[1] ?? null;
+}
 
 const KEY_IN_QUERY = 'The API key is taken from the query string ("key") only for CSV answers (format=csv): send it in the x-api-key header';
 
@@ -53,10 +69,11 @@ export function createAccessControl(deps: AccessDeps) {
 
   return {
     /**
-     * Reads `x-api-key`, if any, into `ctx.state` without refusing anything yet. With `keyInQuery`
-     * (an answer a spreadsheet fetches by URL alone, which cannot send headers) a `key=` in the
-     * query string is taken instead when the header is absent; elsewhere `key=` is a mistake to
-     * point out, not a key to use.
+     * Reads the key, if any, into `ctx.state` without refusing anything yet: `x-api-key`, else
+     * `Authorization: Bearer <key>`. `x-api-key` wins, and the Authorization header is then not
+     * read at all: a proxy in front may use it for its own login. With `keyInQuery` (an answer a
+     * spreadsheet fetches by URL alone, which cannot send headers) a `key=` in the query string is
+     * taken when neither header is sent; elsewhere `key=` is a mistake to point out, not a key to use.
      */
     async identify(ctx: Context, keyInQuery = false): Promise<void> {
       const state: AccessState = ctx.state;
@@ -65,7 +82,13 @@ export function createAccessControl(deps: AccessDeps) {
         state.keyProblem = 'in-query';
         return;
       }
-      const sent = ctx.get('x-api-key') || inQuery;
+      const authorization = ctx.get('x-api-key') ? '' : ctx.get('authorization');
+      const bearer = authorization ? bearerToken(authorization) : null;
+      if (authorization && bearer === null) {
+        state.keyProblem = 'authorization';
+        return;
+      }
+      const sent = ctx.get('x-api-key') || bearer || inQuery;
       if (!sent) return;
       // A repeated `key=` is no one key: the 401 says so rather than trying one of them.
       if (Array.isArray(sent)) {
@@ -100,7 +123,7 @@ export function createAccessControl(deps: AccessDeps) {
       if (state.keyProblem === 'in-query') throw new HttpError('BAD_REQUEST', KEY_IN_QUERY);
       if (state.apiKey) return state.apiKey;
       if (state.keyError !== undefined) throw state.keyError;
-      throw new HttpError('UNAUTHORIZED', KEY_PROBLEMS[state.keyProblem ?? 'missing']);
+      throw new HttpError('UNAUTHORIZED', KEY_PROBLEMS[state.keyProblem ?? 'missing'], { 'WWW-Authenticate': API_KEY_CHALLENGE });
     },
 
     /** Counts one served request, or refuses it (429) when this month's quota is used up. */

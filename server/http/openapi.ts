@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
+import { API_KEY_CHALLENGE } from '../access/access';
 import { LIMITS } from '../../shared/limits';
 import * as sharedSchemas from '../../shared/schemas';
 import { isRequired } from './params';
@@ -24,11 +25,13 @@ const DESCRIPTION = `The official USD/CRC exchange rate of the Banco Central de 
 
 **CSV.** The routes that offer \`format=csv\` also answer CSV to \`Accept: text/csv\` when \`format\` is left out (an explicit \`format\` wins), and then say \`Vary: Accept\`; \`locale=es\` writes \`;\` between fields and a decimal comma. Errors stay JSON envelopes. A CSV request may carry its key as \`key=\` in the query string, for spreadsheet functions such as IMPORTDATA that cannot send headers; a JSON request with \`key=\` is a 400.
 
+**Key.** Send it in the \`x-api-key\` header or as \`Authorization: Bearer crc_live_…\`; when both are sent, \`x-api-key\` wins and Authorization is not read. An Authorization header that is not \`Bearer <key>\` is a 401, and every 401 carries \`WWW-Authenticate: ${API_KEY_CHALLENGE}\`.
+
 **Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304, which is not counted against the quota.`;
 
 const ERROR_TEXT: Record<ErrorCode, string> = {
   BAD_REQUEST: 'A parameter is missing, malformed or out of range; the message names it.',
-  UNAUTHORIZED: 'x-api-key missing, unknown or revoked.',
+  UNAUTHORIZED: 'The key (x-api-key, or Authorization: Bearer) is missing, malformed, unknown or revoked; WWW-Authenticate names both ways to send it.',
   NOT_FOUND: 'No data for the request.',
   METHOD_NOT_ALLOWED: 'Only GET, HEAD and OPTIONS are served.',
   PAYLOAD_TOO_LARGE: 'The request body is over the limit (only the site form takes a body).',
@@ -41,7 +44,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
 const ERROR_EXAMPLES: Record<ErrorCode, string> = {
   BAD_REQUEST: 'Parameter "days" must be an integer from 1 to 365 (got "abc")',
   UNAUTHORIZED: 'An API key is required: send it in the x-api-key header',
-  NOT_FOUND: 'No exchange rate for 2025-01-15',
+  NOT_FOUND: 'No exchange rate for 1982-12-31: the series starts on 1983-01-01',
   METHOD_NOT_ALLOWED: 'Method POST is not allowed on /api/v1/exchange-rate/latest; allowed: HEAD, GET',
   PAYLOAD_TOO_LARGE: 'The body must be at most 16 KB',
   RATE_LIMITED: 'Rate limit of 60 requests per minute exceeded; retry in 12 s',
@@ -72,11 +75,26 @@ const KEY_IN_QUERY_SCHEME = {
     'Your key as `key=` in the query string, taken only on CSV answers (format=csv, or Accept: text/csv) for spreadsheets that cannot send headers; a JSON request with key= is a 400. A key in a URL can end up in a sheet’s version history, shared copies and proxy logs: use a separate key for spreadsheets.',
 };
 
+/** The key as a bearer token, the alternative to the header on every keyed route. */
+const BEARER_SCHEME = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'The same key as `Authorization: Bearer crc_live_…`. When `x-api-key` is sent too, it wins and Authorization is not read.',
+};
+
+/** The header or the bearer token: either one (the document-wide requirement). */
+const KEY_SECURITY = [{ apiKey: [] }, { bearer: [] }];
+
+/** What every 401 says (RFC 9110 11.6.1): both ways to send the key. */
+const WWW_AUTHENTICATE = {
+  'WWW-Authenticate': header(`The ways to send the key: \`${API_KEY_CHALLENGE}\`.`, { type: 'string' }),
+};
+
 /** Who may call the route: nobody needs a key on a public one; CSV answers also take it in the query string. */
 function security(route: Route): Json {
   if (route.access === 'public') return { security: [] };
-  if (Object.values(route.formats).some((f) => f.keyInQuery)) return { security: [{ apiKey: [] }, { apiKeyInQuery: [] }] };
-  // No override: the document-wide requirement (the header) applies.
+  if (Object.values(route.formats).some((f) => f.keyInQuery)) return { security: [...KEY_SECURITY, { apiKeyInQuery: [] }] };
+  // No override: the document-wide requirement (either header) applies.
   return {};
 }
 
@@ -153,7 +171,7 @@ function responses(route: Route): Json {
   out[304] = { description: 'Not modified: the If-None-Match ETag still matches.', headers };
   if (Object.keys(route.query).length > 0) out[400] = errorResponse(['BAD_REQUEST'], headers);
   // Without a known key there is nothing to say about a quota.
-  if (keyed) out[401] = errorResponse(['UNAUTHORIZED'], RATE_HEADERS);
+  if (keyed) out[401] = errorResponse(['UNAUTHORIZED'], { ...RATE_HEADERS, ...WWW_AUTHENTICATE });
   if (route.notFound) out[404] = { ...errorResponse(['NOT_FOUND'], headers), description: `NOT_FOUND: ${route.notFound}` };
   out[405] = errorResponse(['METHOD_NOT_ALLOWED'], {});
   const retryAfter = { 'Retry-After': header('Whole seconds to wait (at least 1).') };
@@ -199,7 +217,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string,
       description: DESCRIPTION,
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
-    security: [{ apiKey: [] }],
+    security: KEY_SECURITY,
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths: Object.fromEntries(
       routes.map((route) => {
@@ -223,6 +241,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string,
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, crc_live_…' },
+        bearer: BEARER_SCHEME,
         apiKeyInQuery: KEY_IN_QUERY_SCHEME,
       },
       schemas: strip(components as Record<string, Json>),

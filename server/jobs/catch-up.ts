@@ -91,7 +91,8 @@ async function syncUnlocked(deps: SyncDeps, sources: OfficialSources, options: S
   // server is stopping: that is why the central bank gave nothing).
   const today = calendarDay(deps.clock());
   if (!deps.signal?.aborted && today >= span.from && today <= span.to && !(await createRatesStore(deps.db).byDate(today))) {
-    deps.logger.warn({ today }, 'no official rate for today from the central bank; trying the fallback');
+    // After a failed run this is part of the failed attempt, which the scheduler logs in one line.
+    deps.logger[ok ? 'warn' : 'debug']({ today }, 'no official rate for today from the central bank; trying the fallback');
     runs.push(await syncOfficialSpan(deps, sources.fallback, { from: today, to: today }));
   }
   return { ok, runs, unfilled: await unfilledDays(deps, span, today) };

@@ -1,14 +1,16 @@
 /**
  * The daily rhythm: a catch-up at start (in the background, the server does not wait for it),
  * then a sync on SYNC_CRON in Costa Rica time. A failed run is tried again with exponential
- * backoff and jitter, until the next scheduled run takes over. `stop()` aborts the run in
- * progress and waits for it to settle, so that nothing of it is left to log once the caller closes
- * the database.
+ * backoff and jitter, until the next scheduled run takes over; each failed attempt is one log
+ * line (the error, the source, the attempt, the next retry), its stack traces at debug level.
+ * `stop()` aborts the run in progress and waits for it to settle, so that nothing of it is left
+ * to log once the caller closes the database.
  */
 import schedule from 'node-schedule';
 import { TIME_ZONE } from '../../shared/limits';
-import { syncOfficial, type OfficialSources } from './catch-up';
+import { syncOfficial, type CatchUpResult, type OfficialSources } from './catch-up';
 import type { SyncDeps } from './sync-official';
+import { oneLine } from './sync-status';
 
 export interface SchedulerOptions {
   cron: string | null;
@@ -24,6 +26,8 @@ export interface SchedulerOptions {
 export interface Scheduler {
   /** The run in progress, if any (tests and shutdown wait on it). */
   readonly current: Promise<unknown> | null;
+  /** When it syncs next: the pending retry or the next scheduled run, whichever comes first; null when neither is planned. */
+  nextAttemptAt(): Date | null;
   runNow(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -32,10 +36,25 @@ export interface Scheduler {
 const STOP_WAIT_MS = 5000;
 const DEFAULT_RETRY_DELAYS_MS = [60_000, 4 * 60_000, 16 * 60_000];
 
+/**
+ * The fields of the one line a failed attempt logs: the first failed run's source and error (the
+ * central bank's, as a rule) and, when the fallback failed too, its own.
+ */
+export function attemptFailure(result: CatchUpResult): { source: string; error: string; fallback?: { source: string; error: string } } {
+  const [failed, fallback] = result.runs
+    .filter((run) => run.status === 'failed')
+    .map((run) => ({ source: run.source, error: oneLine(run.error ?? 'failed without a message') }));
+  // Not ok means a run of the central bank failed (a fallback's failure alone leaves it ok).
+  if (!failed) return { source: 'unknown', error: 'the sync failed without a failed run' };
+  return fallback ? { ...failed, fallback } : failed;
+}
+
 export function startScheduler(deps: SyncDeps, sources: OfficialSources, options: SchedulerOptions): Scheduler {
   const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   let current: Promise<unknown> | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+  /** When the pending retry fires (epoch ms), for `nextAttemptAt`. */
+  let retryAt: number | null = null;
   let stopped = false;
   // One for the scheduler's life: once it aborts, no run starts again.
   const stopping = new AbortController();
@@ -44,20 +63,35 @@ export function startScheduler(deps: SyncDeps, sources: OfficialSources, options
   const tick = async (attempt: number): Promise<void> => {
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
-    const result = await syncOfficial(runDeps, sources).catch((error: unknown) => {
-      // The database itself failed (not an upstream): retry like any failed run.
-      deps.logger.error({ err: error }, 'sync could not run');
-      return { ran: true, ok: false, runs: [], unfilled: [] };
-    });
+    retryAt = null;
+    const outcome = await syncOfficial(runDeps, sources).then(
+      (result) => ({ result, crash: null }),
+      (error: unknown) => {
+        // The database itself failed (not an upstream): retry like any failed run.
+        deps.logger.debug({ err: error }, 'sync could not run');
+        const result: CatchUpResult = { ran: true, ok: false, runs: [], unfilled: [] };
+        return { result, crash: oneLine(error instanceof Error ? error.message : String(error)) };
+      },
+    );
     for (const job of options.extraJobs ?? []) {
       if (stopped) break;
       await job(stopping.signal);
     }
-    if (!result.ok && !stopped && attempt < retryDelays.length) {
+    // A shutdown cutting the run short is no failure to report (the run said it stopped).
+    if (outcome.result.ok || stopped) return;
+    const failure = outcome.crash === null ? attemptFailure(outcome.result) : { source: 'database', error: outcome.crash };
+    if (attempt < retryDelays.length) {
       const delay = (retryDelays[attempt] ?? 0) * (0.5 + Math.random() / 2);
-      deps.logger.warn({ attempt: attempt + 1, inMs: Math.round(delay) }, 'sync failed; retrying later');
+      retryAt = Date.now() + delay;
+      deps.logger.warn({ ...failure, attempt: attempt + 1, nextRetryAt: new Date(retryAt).toISOString() }, 'sync attempt failed; retrying');
       retryTimer = setTimeout(() => void run(attempt + 1), delay);
       retryTimer.unref();
+    } else {
+      const next = cronJob?.nextInvocation();
+      deps.logger.error(
+        { ...failure, attempt: attempt + 1, nextRetryAt: null, nextScheduledAt: next ? new Date(next.getTime()).toISOString() : null },
+        'sync attempt failed; no retry left',
+      );
     }
   };
 
@@ -72,18 +106,25 @@ export function startScheduler(deps: SyncDeps, sources: OfficialSources, options
     return started;
   };
 
-  const job = options.cron ? schedule.scheduleJob({ rule: options.cron, tz: TIME_ZONE }, () => void run()) : null;
+  const cronJob = options.cron ? schedule.scheduleJob({ rule: options.cron, tz: TIME_ZONE }, () => void run()) : null;
   setImmediate(() => void run());
 
   return {
     get current() {
       return current;
     },
+    nextAttemptAt() {
+      if (stopped) return null;
+      const scheduled = cronJob?.nextInvocation()?.getTime() ?? null;
+      const times = [retryAt, scheduled].filter((t): t is number => t !== null);
+      return times.length > 0 ? new Date(Math.min(...times)) : null;
+    },
     runNow: () => run(),
     async stop() {
       stopped = true;
-      job?.cancel();
+      cronJob?.cancel();
       if (retryTimer) clearTimeout(retryTimer);
+      retryAt = null;
       stopping.abort();
       const running = current;
       if (!running) return;

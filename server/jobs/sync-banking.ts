@@ -12,6 +12,7 @@ import { createBankingStore, type InstitutionInput, type QuoteInput } from '../s
 import { LOCKS, withAdvisoryLock } from '../store/locks';
 import { createSyncRunsStore } from '../store/sync-runs';
 import type { Progress, Rejection, SyncDeps } from './sync-official';
+import { oneLine } from './sync-status';
 
 /** As the README says: `--banking` alone reads the last 7 days. */
 export const BANKING_DEFAULT_DAYS = 7;
@@ -123,7 +124,11 @@ export async function syncBankingSpan(
     summary.updated = 0;
     // A shutdown cutting a run short is expected, not a fault to alert on.
     if (deps.signal?.aborted) logger.warn({ source: source.name, ...span }, 'window sync stopped by a shutdown; stored data left as it was');
-    else logger.error({ source: source.name, ...span, err: error }, 'window sync failed; stored data left as it was');
+    else {
+      // One line at warn (the message says what failed); the stack only at debug.
+      logger.warn({ source: source.name, ...span, error: oneLine(summary.error) }, 'window sync failed; stored data left as it was');
+      logger.debug({ source: source.name, ...span, err: error }, 'window sync failed: details');
+    }
     await runs.finish(runId, {
       status: 'failed',
       counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 },

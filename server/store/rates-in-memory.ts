@@ -89,6 +89,13 @@ export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener
       const i = lowerBound(dates, date);
       return dates[i] === date ? (records[i] ?? null) : null;
     },
+    /** The first and last stored days: what a 404 for a day says the series spans. */
+    async earliestDate(): Promise<string | null> {
+      return (await current()).dates[0] ?? null;
+    },
+    async lastStoredDate(): Promise<string | null> {
+      return (await current()).dates.at(-1) ?? null;
+    },
     range: (from: string, to: string): Promise<ExchangeRate[]> => slice('records', from, to),
     points: (from: string, to: string): Promise<RatePoint[]> => slice('points', from, to),
     /** A window as columns: views of the series, nothing copied but the dates' references. */

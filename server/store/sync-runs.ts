@@ -76,6 +76,12 @@ export function createSyncRunsStore(db: Knex) {
       return row?.max ? row.max.toISOString() : null;
     },
 
+    /** The last `limit` runs of this kind, newest first (what health and the empty-series 404 explain). */
+    async latest(kind: SyncKind, limit: number): Promise<SyncRun[]> {
+      const rows = await table().where({ kind }).orderBy('id', 'desc').limit(limit);
+      return rows.map(toRun);
+    },
+
     async recent(limit = 20): Promise<SyncRun[]> {
       const rows = await table().orderBy('id', 'desc').limit(limit);
       return rows.map(toRun);

@@ -1,13 +1,19 @@
 /**
  * `npm start` as a user runs it: the compiled server in a real process, on the embedded database in an empty folder,
  * syncing from the (fake) central bank in the background, answering /api/v1/health, and stopping
- * cleanly on SIGTERM.
+ * cleanly on SIGTERM. And the first hour without a network: with the upstream unreachable, health
+ * and every data route say why there is no data, and each failed attempt is one log line.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from '../../server/demo/bccr-upstream';
+import { SITE_TOKEN_PATH } from '../../server/sources/bccr-site';
+import { HACIENDA_PATH } from '../../server/sources/hacienda';
+import { runCli } from '../helpers/cli';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { waitForLine } from '../helpers/process';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -59,4 +65,140 @@ describe('npm start', () => {
       expect(await exited).toBe(0);
     }
   }, 90_000);
+});
+
+/** A local port nothing listens on: every connection is refused at once, as without a network. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The JSON log lines the child wrote on stdout so far, and a bounded wait for one of them. */
+function logOf(child: ChildProcessWithoutNullStreams) {
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const lines = () =>
+    out
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => ({ text: line, json: JSON.parse(line) as Record<string, unknown> & { level: number; msg: string } }));
+  return {
+    lines,
+    async waitFor(msg: string, timeoutMs: number) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = lines().find((line) => line.json.msg === msg);
+        if (found) return found.json;
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no "${msg}" line within ${timeoutMs} ms:\n${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+}
+
+describe('npm start without a reachable upstream', () => {
+  let dataDir: string;
+  /** A private PostgreSQL database when DATABASE_URL is set; the embedded one otherwise. */
+  let postgres: TestDatabase | null = null;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crc-offline-'));
+    if (process.env.DATABASE_URL) postgres = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await postgres?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says in health and on every data route that the first sync failed and why, and logs one line per failed attempt', async () => {
+    const port = await closedPort();
+    const upstream = `http://127.0.0.1:${port}`;
+    const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, ...inherited } = process.env;
+    const env: NodeJS.ProcessEnv = {
+      ...inherited,
+      ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
+      PORT: '0',
+      DATA_DIR: dataDir,
+      SYNC_CRON: 'off',
+      LOG_LEVEL: 'info',
+      BCCR_API_URL: upstream,
+      BCCR_SITE_API_URL: upstream,
+      HACIENDA_URL: upstream,
+    };
+    const child = spawn(process.execPath, ['scripts/run.mjs', 'main'], { cwd: ROOT, env });
+    const log = logOf(child);
+    try {
+      const listening = Number((await log.waitFor('listening', 30_000)).port);
+      const base = `http://127.0.0.1:${listening}/api/v1`;
+      // The upstream's client tries each request 4 times with backoff: seconds, not minutes.
+      const attempt = await log.waitFor('sync attempt failed; retrying', 60_000);
+
+      // Each source's error, as the sources word it: the address, the cause, the tries.
+      const refused = (source: string, url: string) =>
+        `${source}: network error on ${upstream}${url}: fetch failed: connect ECONNREFUSED 127.0.0.1:${port} (gave up after 4 attempts)`;
+      const error = `${refused('bccr-site', SITE_TOKEN_PATH)}; ${refused('hacienda', HACIENDA_PATH)}`;
+      expect(attempt).toMatchObject({
+        level: 40,
+        source: 'bccr-site',
+        error: refused('bccr-site', SITE_TOKEN_PATH),
+        fallback: { source: 'hacienda', error: refused('hacienda', HACIENDA_PATH) },
+        attempt: 1,
+        nextRetryAt: expect.any(String),
+      });
+
+      const health = await fetch(`${base}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({
+        success: true,
+        data: {
+          status: 'degraded',
+          reasons: [`no rate stored yet: the last sync failed: ${error}`],
+          database: 'up',
+          latestDate: null,
+          lastSyncAt: null,
+          sync: { state: 'failed', error, finishedAt: expect.any(String), nextAttemptAt: attempt.nextRetryAt },
+          version: expect.any(String),
+          uptimeSeconds: expect.any(Number),
+        },
+      });
+
+      // A key, as the README says to make one: through the running server's database.
+      const created = await runCli('keys', ['create', '--name', 'first hour', '--plan', 'pro', '--json'], env);
+      expect([created.code, created.stderr]).toEqual([0, '']);
+      const { key } = JSON.parse(created.stdout) as { key: string };
+      const message = `No exchange rate has been stored yet: the last sync failed: ${error}; see /api/v1/health`;
+      for (const route of [
+        '/exchange-rate/latest',
+        '/exchange-rate?date=2025-01-15',
+        '/exchange-rate/history?days=7',
+        '/exchange-rate/chart',
+        '/convert?amount=100',
+        '/insights',
+      ]) {
+        const answer = await fetch(`${base}${route}`, { headers: { Authorization: `Bearer ${key}` } });
+        expect([route, answer.status, await answer.json()]).toEqual([route, 404, { success: false, message, error: 'NOT_FOUND' }]);
+      }
+
+      // What the operator read meanwhile: one line for the failed attempt and one for the window
+      // quotes, nothing else at warn or above, and no stack trace anywhere.
+      const lines = log.lines();
+      expect(lines.filter((line) => line.json.level >= 40).map((line) => line.json.msg)).toEqual([
+        'window sync failed; stored data left as it was',
+        'sync attempt failed; retrying',
+      ]);
+      for (const line of lines) {
+        expect([line.json.msg, /"stack"|\\n\s+at /.test(line.text), line.text.length < 1000]).toEqual([line.json.msg, false, true]);
+      }
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+  }, 120_000);
 });

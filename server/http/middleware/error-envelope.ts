@@ -6,6 +6,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import type { ErrorCode } from '../../../shared/errors';
+import { API_KEY_CHALLENGE } from '../../access/access';
 import type { Logger } from '../../logger';
 import { isDatabaseUnreachable } from '../../store/database';
 import { HttpError } from '../errors';
@@ -57,6 +58,8 @@ function render(ctx: Context, error: unknown, logger: Logger): void {
   }
   ctx.remove('ETag');
   ctx.set(known?.headers ?? {});
+  // Every 401 says how to authenticate (RFC 9110 11.6.1); the API key's ways unless it named its own (/metrics).
+  if (known?.status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', API_KEY_CHALLENGE);
   ctx.set('Cache-Control', 'no-store');
   ctx.status = known?.status ?? 500;
   ctx.body = known

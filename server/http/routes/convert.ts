@@ -3,15 +3,17 @@ import { RATE_SIDES, type Currency } from '../../../shared/currencies';
 import { LIMITS } from '../../../shared/limits';
 import { ConversionSchema } from '../../../shared/schemas';
 import { convert, isAmountInRange, parseAmount } from '../../domain/conversion';
+import type { SyncView } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import { currency, date, decimalString, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
+import { noRateFor, nothingStored } from './no-rate';
 
 const AMOUNT_RULE = `a number greater than 0 and at most ${LIMITS.convert.maxAmount.toExponential()}`;
 const other = (c: Currency): Currency => (c === 'USD' ? 'CRC' : 'USD');
 
-export function convertRoutes({ rates }: { rates: RatesStore }): Route[] {
+export function convertRoutes({ rates, sync }: { rates: RatesStore; sync: SyncView }): Route[] {
   return [
     defineRoute({
       path: '/convert',
@@ -33,12 +35,12 @@ export function convertRoutes({ rates }: { rates: RatesStore }): Route[] {
       },
       response: ConversionSchema,
       example: { amount: '100', from: 'USD', to: 'CRC', rate: 'sell' },
-      notFound: 'The requested day has no rate (or no rate is stored yet).',
+      notFound: 'The requested day has no rate, or no rate is stored yet; the message says why.',
       handle: async (query, { today }) => {
         const from = query.from ?? (query.to ? other(query.to) : 'USD');
         const to = query.to ?? other(from);
         const record = query.date ? await rates.byDate(query.date) : await rates.latest(today);
-        if (!record) throw notFound(query.date ? `No exchange rate for ${query.date}` : 'No exchange rate has been stored yet');
+        if (!record) throw await (query.date ? noRateFor(rates, sync, query.date, today) : nothingStored(sync));
         return convert({ amount: query.amount, from, to, rate: query.rate, rateValue: record[query.rate], date: record.date });
       },
     }),

@@ -4,17 +4,20 @@ import { LIMITS } from '../../../shared/limits';
 import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
 import { analyze } from '../../domain/analytics';
 import { chartOfColumns } from '../../domain/chart';
+import type { SyncView } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
 import { notFound } from '../errors';
 import { csvFormat } from '../formats/csv';
 import { date, integer, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
+import { noRateFor, nothingStored } from './no-rate';
 import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
 
 const TAG = 'Exchange rate';
 const { history, range, analytics, chart } = LIMITS;
 
-export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
+/** `sync` tells a 404 on an empty series what the sync is doing about it. */
+export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: SyncView }): Route[] {
   return [
     defineRoute({
       path: '/exchange-rate/latest',
@@ -24,10 +27,10 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       description: 'The record with the greatest date that is not after today (Costa Rica time).',
       query: {},
       response: ExchangeRateSchema,
-      notFound: 'No rate has been stored yet.',
+      notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       handle: async (_, { today }) => {
         const latest = await rates.latest(today);
-        if (!latest) throw notFound('No exchange rate has been stored yet');
+        if (!latest) throw await nothingStored(sync);
         return latest;
       },
     }),
@@ -41,10 +44,11 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       query: { date: date('The day, YYYY-MM-DD.') },
       response: ExchangeRateSchema,
       example: { date: '2025-01-15' },
-      notFound: 'The day has no rate.',
-      handle: async ({ date }) => {
+      notFound:
+        'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
+      handle: async ({ date }, { today }) => {
         const record = await rates.byDate(date);
-        if (!record) throw notFound(`No exchange rate for ${date}`);
+        if (!record) throw await noRateFor(rates, sync, date, today);
         return record;
       },
     }),
@@ -58,10 +62,10 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays) },
       response: z.array(ExchangeRateSchema),
       example: { days: '7' },
-      notFound: 'No rate has been stored yet.',
+      notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
       handle: async ({ days }, { today }) => {
-        const window = await lastDays(rates, today, days);
+        const window = await lastDays(rates, sync, today, days);
         return rates.range(window.from, window.to);
       },
     }),
@@ -98,9 +102,9 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       },
       response: AnalyticsSchema,
       example: { days: '30' },
-      notFound: 'The window holds no record.',
+      notFound: 'The window holds no record, or no rate has been stored yet (the message then says what the sync is doing about it).',
       handle: async ({ days, from, to }, { today }) => {
-        const window = from && to ? { from, to } : await lastDays(rates, today, days);
+        const window = from && to ? { from, to } : await lastDays(rates, sync, today, days);
         const points = await rates.points(window.from, window.to);
         if (points.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
         return analyze(points);
@@ -138,9 +142,9 @@ export function exchangeRateRoutes({ rates }: { rates: RatesStore }): Route[] {
       },
       response: ChartSchema,
       example: { days: '365', points: '90' },
-      notFound: 'The window holds no record.',
+      notFound: 'The window holds no record, or no rate has been stored yet (the message then says what the sync is doing about it).',
       handle: async ({ days, points }, { today }) => {
-        const window = await lastDays(rates, today, days);
+        const window = await lastDays(rates, sync, today, days);
         const columns = await rates.columns(window.from, window.to);
         if (columns.dates.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
         return chartOfColumns(columns, points);

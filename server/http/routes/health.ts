@@ -1,6 +1,10 @@
-/** Service health: the database answers, how fresh the data is, and when the last sync ended. */
+/**
+ * Service health: the database answers, how fresh the data is, how the last sync went and when the
+ * next one is, and, when degraded, why in words.
+ */
 import { daysBetween } from '../../../shared/dates';
 import { HealthSchema } from '../../../shared/schemas';
+import { type LastSync, type SyncView, whyEmpty } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
 import type { SyncRunsStore } from '../../store/sync-runs';
 import { HttpError } from '../errors';
@@ -15,6 +19,8 @@ export const DATABASE_TIMEOUT_MS = 1000;
 export interface HealthDeps {
   rates: RatesStore;
   syncRuns: SyncRunsStore;
+  /** The official sync's last run and this instance's next attempt. */
+  sync: SyncView;
   version: string;
   startedAt: number;
   /** Told when stored rates change, so the answer never lags a sync by the probe's second. */
@@ -54,14 +60,30 @@ export function sharedFor<T>(ms: number, probe: () => Promise<T>, now: () => num
   };
 }
 
-export function healthRoutes({ rates, syncRuns, version, startedAt, onRatesChanged }: HealthDeps): Route[] {
+/**
+ * Why the service is degraded, one sentence each; none when it is not. The status follows from
+ * them: degraded exactly when the latest official date is more than STALE_AFTER_DAYS before today
+ * (or nothing is stored), so a degraded answer never comes without its reasons.
+ */
+export function healthReasons(latestDate: string | null, today: string, last: LastSync): string[] {
+  if (latestDate === null) return [`no rate stored yet: ${whyEmpty(last)}`];
+  const age = daysBetween(latestDate, today);
+  if (age <= STALE_AFTER_DAYS) return [];
+  const reasons = [`latest official date ${latestDate} is ${age} days old`];
+  if (last.state === 'running') reasons.push('a sync is running');
+  else if (last.state === 'failed') reasons.push(`the last sync failed: ${last.error}`);
+  else if (last.state === 'never') reasons.push('no sync has run yet');
+  return reasons;
+}
+
+export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRatesChanged }: HealthDeps): Route[] {
   // The database's view, keyed by the day it was asked for (the day only changes at midnight).
-  const probes = new Map<string, () => Promise<[Awaited<ReturnType<RatesStore['latest']>>, string | null]>>();
+  const probes = new Map<string, () => Promise<[Awaited<ReturnType<RatesStore['latest']>>, string | null, LastSync]>>();
   const probeFor = (today: string) => {
     let probe = probes.get(today);
     if (!probe) {
       probes.clear();
-      probe = sharedFor(1000, () => withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official')]), DATABASE_TIMEOUT_MS));
+      probe = sharedFor(1000, () => withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official'), sync.last()]), DATABASE_TIMEOUT_MS));
       probes.set(today, probe);
     }
     return probe();
@@ -73,7 +95,7 @@ export function healthRoutes({ rates, syncRuns, version, startedAt, onRatesChang
       tag: 'System',
       access: 'public',
       summary: 'Service health',
-      description: `"degraded" when the latest official rate is more than ${STALE_AFTER_DAYS} days before today.`,
+      description: `"degraded" when the latest official date is more than ${STALE_AFTER_DAYS} days before today, or nothing is stored yet; \`reasons\` then says why in words (the data's age, a sync running or failed). \`sync\` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.`,
       query: {},
       response: HealthSchema,
       cache: false,
@@ -81,16 +103,23 @@ export function healthRoutes({ rates, syncRuns, version, startedAt, onRatesChang
       // the database at most once a second.
       rateLimit: false,
       handle: async (_, { today }) => {
-        const [latest, lastSyncAt] = await probeFor(today).catch((error: unknown) => {
+        const [latest, lastSyncAt, last] = await probeFor(today).catch((error: unknown) => {
           throw new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
         });
         const latestDate = latest?.date ?? null;
-        const fresh = latestDate !== null && daysBetween(latestDate, today) <= STALE_AFTER_DAYS;
+        const reasons = healthReasons(latestDate, today, last);
         return {
-          status: fresh ? ('ok' as const) : ('degraded' as const),
+          status: reasons.length === 0 ? ('ok' as const) : ('degraded' as const),
+          reasons,
           database: 'up' as const,
           latestDate,
           lastSyncAt,
+          sync: {
+            state: last.state,
+            error: last.error,
+            finishedAt: last.finishedAt,
+            nextAttemptAt: sync.nextAttemptAt()?.toISOString() ?? null,
+          },
           version,
           uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
         };

@@ -2,13 +2,14 @@
 import { LIMITS } from '../../../shared/limits';
 import { INSIGHT_LOCALES, InsightsSchema } from '../../../shared/schemas';
 import type { InsightsService } from '../../insights/service';
-import { notFound } from '../errors';
+import type { SyncView } from '../../jobs/sync-status';
 import { integer, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
+import { nothingStored } from './no-rate';
 
 const { insights } = LIMITS;
 
-export function insightsRoutes({ service }: { service: InsightsService }): Route[] {
+export function insightsRoutes({ service, sync }: { service: InsightsService; sync: SyncView }): Route[] {
   return [
     defineRoute({
       path: '/insights',
@@ -26,7 +27,7 @@ export function insightsRoutes({ service }: { service: InsightsService }): Route
       notFound: 'No rate has been stored yet.',
       handle: async ({ days, locale }, { today }) => {
         const answer = await service.get(days, locale, today);
-        if (!answer) throw notFound('No exchange rate has been stored yet');
+        if (!answer) throw await nothingStored(sync);
         return answer;
       },
     }),

@@ -58,6 +58,10 @@ it('logs requests and failures without any part of a key beyond its shown prefix
   // Wrong keys: one character off, and the real key with something stuck to it.
   expect((await t.get('/exchange-rate/latest', { 'x-api-key': near })).status).toBe(401);
   expect((await t.get('/exchange-rate/latest', { 'x-api-key': `${t.key}zz` })).status).toBe(401);
+  // The key as a bearer token: served, refused, and in a malformed Authorization header.
+  expect((await t.get('/exchange-rate/latest', { 'x-api-key': '', Authorization: `Bearer ${t.key}` })).status).toBe(200);
+  expect((await t.get('/exchange-rate/latest', { 'x-api-key': '', Authorization: `Bearer ${near}` })).status).toBe(401);
+  expect((await t.get('/exchange-rate/latest', { 'x-api-key': '', Authorization: `Token ${t.key}` })).status).toBe(401);
   // Over the quota, over the rate.
   expect((await t.get('/exchange-rate/latest', { 'x-api-key': quotaOne.key })).status).toBe(200);
   expect((await t.get('/exchange-rate/latest', { 'x-api-key': quotaOne.key })).body.error).toBe('QUOTA_EXCEEDED');

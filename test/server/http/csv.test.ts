@@ -521,7 +521,7 @@ describe('the OpenAPI document', () => {
     expect(offering.sort()).toEqual([...CSV_PATHS].sort());
     for (const path of CSV_PATHS) {
       const op = doc.paths[path]?.get;
-      expect([path, op?.security]).toEqual([path, [{ apiKey: [] }, { apiKeyInQuery: [] }]]);
+      expect([path, op?.security]).toEqual([path, [{ apiKey: [] }, { bearer: [] }, { apiKeyInQuery: [] }]]);
       const byName = new Map((op?.parameters ?? []).map((p) => [p.name, p]));
       expect([path, byName.get('format')?.schema]).toEqual([path, expect.objectContaining({ enum: ['json', 'csv'], default: 'json' })]);
       expect([path, byName.get('locale')?.schema, byName.get('locale')?.description]).toEqual([
@@ -534,6 +534,6 @@ describe('the OpenAPI document', () => {
     }
     // Elsewhere the header alone.
     expect(doc.paths['/exchange-rate/latest']?.get?.security).toBeUndefined();
-    expect(doc.security).toEqual([{ apiKey: [] }]);
+    expect(doc.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
   });
 });

@@ -145,7 +145,12 @@ export const REFUSALS: Array<{ tool: string; args: Record<string, unknown>; rest
     rest: '/banking/best?operation=buy&operation=sell',
     error: 'BAD_REQUEST: Parameter "operation" must be given only once',
   },
-  { tool: 'get_rate', args: { date: '2024-12-31' }, rest: '/exchange-rate?date=2024-12-31', error: 'NOT_FOUND: No exchange rate for 2024-12-31' },
+  {
+    tool: 'get_rate',
+    args: { date: '2024-12-31' },
+    rest: '/exchange-rate?date=2024-12-31',
+    error: 'NOT_FOUND: No exchange rate for 2024-12-31: the series starts on 2025-01-01',
+  },
   {
     tool: 'get_month_close',
     args: { month: '2025-02' },

@@ -118,11 +118,19 @@ describe('health on a database that goes away and comes back', () => {
   it('is degraded with no data, or data older than 3 days; ok with a fresh date', async () => {
     let res = await health();
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(expect.objectContaining({ status: 'degraded', database: 'up', latestDate: null, lastSyncAt: null }));
+    expect(res.body.data).toEqual(
+      expect.objectContaining({ status: 'degraded', reasons: ['no rate stored yet: no sync has run yet'], database: 'up', latestDate: null, lastSyncAt: null }),
+    );
 
     await app().seed([rate(addDays(today, -4), 500, 506)]);
     res = await health();
-    expect(res.body.data).toEqual(expect.objectContaining({ status: 'degraded', latestDate: addDays(today, -4) }));
+    expect(res.body.data).toEqual(
+      expect.objectContaining({
+        status: 'degraded',
+        reasons: [`latest official date ${addDays(today, -4)} is 4 days old`, 'no sync has run yet'],
+        latestDate: addDays(today, -4),
+      }),
+    );
 
     await app().seed([rate(addDays(today, -3), 500, 506)]);
     res = await health();
@@ -140,9 +148,12 @@ describe('health on a database that goes away and comes back', () => {
       success: true,
       data: {
         status: 'ok',
+        reasons: [],
         database: 'up',
         latestDate: today,
         lastSyncAt: finishedAt.toISOString(),
+        // No scheduler in this app: nothing planned.
+        sync: { state: 'succeeded', error: null, finishedAt: finishedAt.toISOString(), nextAttemptAt: null },
         version: expect.any(String),
         uptimeSeconds: expect.any(Number),
       },

@@ -170,25 +170,27 @@ describe('OpenAPI document', () => {
       }
     });
 
-    it('has the x-api-key scheme, required everywhere but the public routes (CSV answers also take key= in the query)', () => {
+    it('has the x-api-key and bearer schemes, either required everywhere but the public routes (CSV answers also take key= in the query)', () => {
       expect(doc.components.securitySchemes).toEqual({
         apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+        bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
         apiKeyInQuery: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }),
       });
-      expect(doc.security).toEqual([{ apiKey: [] }]);
+      expect(doc.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
       for (const r of t.app.routes) {
         const op = operation(r.path);
         if (PUBLIC_PATHS.includes(r.path)) {
           expect([r.path, op.security]).toEqual([r.path, []]);
           expect(op.responses).not.toHaveProperty('401');
         } else if (r.formats.csv) {
-          // Either the header or, for the CSV answer, `key=` in the query string.
-          expect([r.path, op.security]).toEqual([r.path, [{ apiKey: [] }, { apiKeyInQuery: [] }]]);
+          // Either header or, for the CSV answer, `key=` in the query string.
+          expect([r.path, op.security]).toEqual([r.path, [{ apiKey: [] }, { bearer: [] }, { apiKeyInQuery: [] }]]);
           expect(op.responses).toHaveProperty('401');
         } else {
-          // No override: the document-wide requirement (the key) applies.
-          expect([r.path, op.security ?? doc.security]).toEqual([r.path, [{ apiKey: [] }]]);
+          // No override: the document-wide requirement (the key, in either header) applies.
+          expect([r.path, op.security ?? doc.security]).toEqual([r.path, [{ apiKey: [] }, { bearer: [] }]]);
           expect(op.responses).toHaveProperty('401');
+          expect(op.responses['401']?.headers).toHaveProperty('WWW-Authenticate');
         }
       }
       expect(
