@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './store/database';
 import { type Scheduler, startScheduler } from './jobs/scheduler';
 import { syncBanking } from './jobs/sync-banking';
-import { openRuntime } from './runtime';
+import { openRuntime, servingDeps } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -20,19 +20,7 @@ async function main(): Promise<void> {
 
   // Started once the server listens (below); health asks it when it syncs next.
   let scheduler: Scheduler | null = null;
-  const app = createApp({
-    // Requests get the short database deadlines; the scheduled syncs below the long ones.
-    db: runtime.requestDb,
-    logger,
-    changes,
-    redis: runtime.redis,
-    corsOrigins: config.corsOrigins,
-    trustProxy: config.trustProxy,
-    metricsToken: config.metricsToken,
-    llm: config.llm,
-    publicUrl: config.publicUrl,
-    nextSyncAt: () => scheduler?.nextAttemptAt() ?? null,
-  });
+  const app = createApp({ ...servingDeps(config, runtime), nextSyncAt: () => scheduler?.nextAttemptAt() ?? null });
   // The series first, so the first request after a restart does not wait for it.
   await app.warmUp();
   const server = http.createServer(app.callback());

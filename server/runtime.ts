@@ -7,6 +7,7 @@ import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } from './changes-embedded';
 import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
+import type { AppDeps } from './app';
 import type { Config } from './config';
 import type { OfficialSources } from './jobs/catch-up';
 import { createLogger, type Logger } from './logger';
@@ -112,4 +113,20 @@ async function startSharing(db: Database, logger: Logger, receive: (channel: str
     logger.warn({ err: error.message }, 'embedded database not shared: `npm run keys` and `npm run sync` cannot run while the server does');
     return null;
   }
+}
+
+/** What the app takes from the configuration and the runtime, the same for every process that serves. */
+export function servingDeps(config: Config, runtime: Runtime): AppDeps {
+  return {
+    // Requests get the short database deadlines; syncs run on the long ones.
+    db: runtime.requestDb,
+    logger: runtime.logger,
+    changes: runtime.changes,
+    redis: runtime.redis,
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
+    llm: config.llm,
+    publicUrl: config.publicUrl,
+  };
 }

@@ -15,7 +15,7 @@ import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { syncOfficial } from '../jobs/catch-up';
 import { syncBanking } from '../jobs/sync-banking';
-import { openRuntime } from '../runtime';
+import { openRuntime, servingDeps } from '../runtime';
 import { createApiKeysStore } from '../store/api-keys';
 import { demoBanner } from './banner';
 import { startFakeUpstream } from './bccr-upstream';
@@ -54,18 +54,7 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
     throw new Error(`the window quotes of the simulated central bank could not be synced: ${banking.error ?? banking.status}`);
   const { key } = await createApiKeysStore(db).create({ name: 'demo', plan: 'pro' });
 
-  const app = createApp({
-    db: runtime.requestDb,
-    logger,
-    changes,
-    redis: runtime.redis,
-    corsOrigins: config.corsOrigins,
-    trustProxy: config.trustProxy,
-    metricsToken: config.metricsToken,
-    llm: config.llm,
-    publicUrl: config.publicUrl,
-    demo: true,
-  });
+  const app = createApp({ ...servingDeps(config, runtime), demo: true });
   await app.warmUp();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
