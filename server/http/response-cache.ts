@@ -22,10 +22,27 @@ export const COMPRESS_FROM_BYTES = 1024;
 export const CONTENT_CODINGS = ['br', 'gzip'] as const;
 export type ContentCoding = (typeof CONTENT_CODINGS)[number];
 
-// Brotli at quality 4 (koa-compress's default) costs about what gzip's default does and writes
-// smaller answers; both run on libuv's thread pool, off the event loop.
+/**
+ * Brotli at quality 2, its window fitted to the body. Measured on our answers (a 25 KB chart, a
+ * 53 KB range, 138 KB of statistics): quality 2 writes them as small as quality 4 does, within
+ * 1 %; and the default 4 MB window costs more to set up than a 25 KB answer costs to compress
+ * (900 µs of CPU per chart, against 350 µs with a 64 KB window). A window that covers the whole
+ * body loses nothing: brotli never looks further back than the body's start.
+ */
+const BROTLI_QUALITY = 2;
+const brotliWindowBits = (bytes: number) =>
+  Math.min(zlib.constants.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(bytes + 16))));
+
+// Both run on libuv's thread pool, off the event loop.
 const compressors: Record<ContentCoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  br: (body) =>
+    brotli(body, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length),
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
   gzip: (body) => gzip(body),
 };
 const brotli = promisify(zlib.brotliCompress);
