@@ -50,6 +50,18 @@ it('compresses an answer once per coding and keeps the copy', async () => {
   expect((await first).length).toBeLessThan(text.length / 3);
 });
 
+it("a kept compressed copy holds its own bytes only, not the compressor's buffer", async () => {
+  const cache = new ResponseCache();
+  // Its copies come out between Node's pooled sizes (a few KB) and zlib's 16 KB chunk.
+  const text = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ date: `d${i}`, buy: 500 + Math.sin(i) * 20, sell: 505 + Math.cos(i) * 20 })));
+  const entry = cache.set('k', answer(text));
+  for (const coding of ['br', 'gzip'] as const) {
+    const copy = await entry.compressed(coding);
+    expect(copy.length).toBeGreaterThan(4096);
+    expect(copy.buffer.byteLength).toBe(copy.length);
+  }
+});
+
 it('an expired answer is gone, and its bytes with it', () => {
   let now = 0;
   const cache = new ResponseCache(1000, 100, () => now);
