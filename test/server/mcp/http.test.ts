@@ -190,6 +190,15 @@ describe('POST /api/v1/mcp', () => {
   });
 
   describe('the HTTP side', () => {
+    it('compresses a long answer for a client that accepts it (fetch asks for br and gzip)', async () => {
+      const response = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toMatch(/^(br|gzip)$/);
+      expect(response.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      const message = (await response.json()) as { result: { tools: unknown[] } };
+      expect(message.result.tools).toHaveLength(Object.keys(TOOL_PARAMS).length);
+    });
+
     it('answers JSON, not an event stream, and is never cached', async () => {
       const response = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_rate', arguments: { date: '2025-01-15' } } });
       expect(response.status).toBe(200);
