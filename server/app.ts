@@ -70,6 +70,11 @@ export interface AppDeps {
   changes?: ChangeFeed;
   /** Shares rate limits across instances; null or absent keeps them in this process. */
   redis?: Redis | null;
+  /**
+   * How long a keyed request waits for Redis before counting in this process (25 ms unless given):
+   * tests that need the shared count on a crowded machine give it longer.
+   */
+  redisDeadlineMs?: number;
   corsOrigins?: readonly string[];
   /** Trust X-Forwarded-For and -Proto (only behind a proxy that sets them). */
   trustProxy?: boolean;
@@ -113,7 +118,14 @@ export function createApp(deps: AppDeps): App {
   const rates = createRatesStore(deps.db);
   // Read routes, the site and insights answer from memory; health keeps asking the database itself.
   const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
-  const access = createAccessControl({ keys: createApiKeysStore(deps.db), usage: createUsageStore(deps.db), clock, redis, logger: deps.logger });
+  const access = createAccessControl({
+    keys: createApiKeysStore(deps.db),
+    usage: createUsageStore(deps.db),
+    clock,
+    redis,
+    redisDeadlineMs: deps.redisDeadlineMs,
+    logger: deps.logger,
+  });
   const cache = new ResponseCache();
   changes.onRatesChanged(() => cache.clear());
   changes.onKeysChanged(() => access.forgetKeys());

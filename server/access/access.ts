@@ -53,13 +53,21 @@ export interface AccessDeps {
   clock: () => Date;
   /** Shares the per-minute limit across instances; null keeps it in this process. */
   redis: Redis | null;
+  /** How long a request waits for Redis before counting in memory (rate-limit.ts's default unless given). */
+  redisDeadlineMs?: number;
   logger: Logger;
 }
 
 export function createAccessControl(deps: AccessDeps) {
   const keys = createKeyCache(deps.keys, deps.logger);
   const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
-  const limiter = createRateLimiter({ redis: deps.redis, logger: deps.logger, namespace: 'api', windowSeconds: LIMITS.rateLimit.windowSeconds });
+  const limiter = createRateLimiter({
+    redis: deps.redis,
+    redisDeadlineMs: deps.redisDeadlineMs,
+    logger: deps.logger,
+    namespace: 'api',
+    windowSeconds: LIMITS.rateLimit.windowSeconds,
+  });
 
   const setQuotaHeaders = (ctx: Context, key: ApiKey, used: number, resetsAt: Date) => {
     ctx.set('X-Quota-Limit', String(key.monthlyQuota));

@@ -22,6 +22,8 @@ export interface RateLimiterOptions {
   windowSeconds: number;
   /** Separates limiters that share one Redis (the API's from the site's). */
   namespace: string;
+  /** How long a request waits for Redis (REDIS_DEADLINE_MS unless given). */
+  redisDeadlineMs?: number;
 }
 
 export interface Decision {
@@ -54,7 +56,7 @@ export const REDIS_DEADLINE_MS = 25;
 export const REDIS_PROBE_MS = 1000;
 
 function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () => void, onBack: () => void) {
-  const { logger } = options;
+  const { logger, redisDeadlineMs = REDIS_DEADLINE_MS } = options;
   const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: options.namespace,
@@ -64,7 +66,7 @@ function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () =
     rejectIfRedisNotReady: true,
   });
   const breaker = new CircuitBreaker((id: string, count: boolean) => (count ? limiter.consume(id) : limiter.get(id)), {
-    timeout: REDIS_DEADLINE_MS,
+    timeout: redisDeadlineMs,
     // Open after a few failures in the last second, whatever the traffic was before.
     errorThresholdPercentage: 50,
     volumeThreshold: 3,
@@ -83,7 +85,7 @@ function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () =
     onGiveUp();
     stopProbe();
     probe = setInterval(() => {
-      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('ping timed out')), 5 * REDIS_DEADLINE_MS).unref());
+      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('ping timed out')), 5 * redisDeadlineMs).unref());
       Promise.race([redis.ping(), deadline]).then(
         () => breaker.close(),
         (error: unknown) => logger.debug({ err: error, namespace: options.namespace }, 'rate limit: Redis still unavailable'),
