@@ -26,6 +26,7 @@ import { errorEnvelope } from './http/middleware/error-envelope';
 import { recordRequest } from './http/middleware/record-request';
 import { requestId } from './http/middleware/request-id';
 import { securityHeaders } from './http/middleware/security-headers';
+import { rehearse } from './http/rehearsal';
 import { ResponseCache } from './http/response-cache';
 import { logStreamErrors } from './http/stream-errors';
 import type { Route } from './http/route';
@@ -100,7 +101,7 @@ export interface App extends Koa {
   release(): Promise<void>;
   /**
    * Loads what the first requests would otherwise wait for (the official series); call it before
-   * listening, so the first answer after a restart is as fast as the others.
+   * listening, so the first answer after a restart is as fast as the others (http/rehearsal.ts).
    */
   warmUp(): Promise<void>;
 }
@@ -202,6 +203,7 @@ export function createApp(deps: AppDeps): App {
 
   const warmUp = async () => {
     await series.latest(calendarDay(clock()));
+    await rehearse(koa.callback(), ['/livez', `${API_PREFIX}/exchange-rate/latest`], deps.logger);
   };
   return Object.assign(koa, { routes, responseCache: cache, release: () => access.release(), warmUp });
 }
