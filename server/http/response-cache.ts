@@ -56,10 +56,12 @@ const exactly = (bytes: Buffer) => (bytes.byteLength === bytes.buffer.byteLength
 
 /**
  * What the kept answers may hold, counted in the bytes of their bodies (their compressed copies
- * add a fraction of that). Bounded in bytes, not in answers: a few thousand 60 KB windows would
- * otherwise hold hundreds of megabytes.
+ * add a fifth or so). Bounded in bytes, not in answers: a few thousand 60 KB windows would
+ * otherwise hold hundreds of megabytes. 16 MB keeps some 650 of the longest charts, far more than
+ * the windows clients keep asking for; the other answers are small. With 32 MB the server ended a
+ * run of uncached windows at 257 MB of RSS, with 16 MB at 240.
  */
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface CachedResponse {
   readonly body: string | Buffer;
