@@ -20,12 +20,12 @@ import http from 'node:http';
 import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import pino from 'pino';
+import type pino from 'pino';
 import readline from 'node:readline';
 import { createApp } from '../server/app';
 import { createLocalChangeFeed } from '../server/changes';
 import type { LogLevel } from '../server/config';
-import { createLogger } from '../server/logger';
+import { createLogger, logDestination } from '../server/logger';
 import { createDatabase, type Database, DEADLINES } from '../server/store/database';
 import { createTestDatabase } from '../test/helpers/database';
 import { createBenchKeys, seedFullHistory } from './seed';
@@ -93,9 +93,9 @@ async function startProfile(): Promise<() => Promise<unknown>> {
 }
 
 async function main(): Promise<void> {
-  // Logging on, as in production: createLogger's asynchronous writer, one line per request, into
-  // a file rather than stdout (the runner's pipe, which it reads for this process's messages).
-  const destination = pino.destination({ dest: process.env.BENCH_LOG_FILE ?? '/dev/null', sync: false });
+  // Logging on, as in production: logger.ts's writer (asynchronous, in batches), one line per
+  // request, into a file rather than stdout (the runner's pipe, which it reads for this process's messages).
+  const destination = logDestination(process.env.BENCH_LOG_FILE ?? '/dev/null');
   const logger = createLogger((process.env.LOG_LEVEL ?? 'info') as LogLevel, destination);
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   const opened = databaseUrl ? openPostgres(databaseUrl, logger) : await openEmbedded(Number(process.env.BENCH_KEYS ?? 0));

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import pino from 'pino';
-import { isoTimeField } from '../../server/logger';
+import { createLogger, isoTimeField, logDestination } from '../../server/logger';
 
 /** What pino's own isoTime writes at `ms`. */
 function pinosField(ms: number): string {
@@ -35,5 +38,41 @@ describe('isoTimeField', () => {
     let i = 0;
     const field = isoTimeField(() => instants[i] as number);
     for (i = 0; i < instants.length; i++) expect(field()).toBe(pinosField(instants[i] as number));
+  });
+});
+
+describe('logDestination', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crc-log-'));
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gathers lines into batches, and writes a lone line within a fraction of a second anyway', async () => {
+    const file = path.join(dir, 'log');
+    const destination = logDestination(file);
+    const logger = createLogger('info', destination);
+    logger.info({ status: 200 }, 'request');
+    // Not written by the call itself: it waits for more lines, or for the timer.
+    expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').toBe('');
+    const started = Date.now();
+    while (!fs.readFileSync(file, 'utf8').includes('"msg":"request"')) {
+      expect(Date.now() - started).toBeLessThan(2000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    destination.end();
+  });
+
+  it('writes as soon as a batch is full', async () => {
+    const file = path.join(dir, 'log');
+    const destination = logDestination(file);
+    const logger = createLogger('info', destination);
+    const written = new Promise<number>((resolve) => destination.once('write', resolve));
+    for (let i = 0; i < 100; i++) logger.info({ i, path: '/api/v1/exchange-rate/latest' }, 'request');
+    expect(await written).toBeGreaterThanOrEqual(4096);
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^\{"level":30,.*"i":0,/);
+    destination.end();
   });
 });
