@@ -3,7 +3,7 @@
  * method returns the server's `data`, typed as the shared types say; every error of the
  * contract becomes the right ExchangeRateError; 429s are retried or not as they should be.
  */
-import { ExchangeRateClient, ExchangeRateError, type FetchLike } from '../../sdk/src';
+import { ExchangeRateClient, type FetchLike } from '../../sdk/src';
 import type {
   Analytics,
   BankingRates,
@@ -23,6 +23,7 @@ import { routeList } from '../../sdk/scripts/params/route-list';
 import { createApiKeysStore } from '../../server/store/api-keys';
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../server/store/banking';
 import { rate, startTestApp, type TestApp } from '../helpers/app';
+import { rejection } from './stub';
 
 // 12:00 on 2025-01-16 in Costa Rica (UTC−6).
 const NOW = new Date('2025-01-16T18:00:00Z');
@@ -52,18 +53,6 @@ async function raw(path: string): Promise<unknown> {
   const { status, body } = await t.get(path);
   expect(status).toBe(200);
   return body.data;
-}
-
-/** The rejection of `promise`, which must be an ExchangeRateError. */
-async function rejection(promise: Promise<unknown>): Promise<ExchangeRateError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExchangeRateError);
-  return error as ExchangeRateError;
 }
 
 /** A fetch that counts the requests it sends. */

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ok, startStub } from './stub';
+import { ok, RECORD, startStub } from './stub';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -183,16 +183,7 @@ describe('the built package', () => {
   }, 120_000);
 
   it('loads with require() and import(), and both builds work against a server', async () => {
-    const record = {
-      date: '2025-01-15',
-      currencyFrom: 'USD',
-      currencyTo: 'CRC',
-      buy: 506.47,
-      sell: 512.82,
-      source: 'BCCR',
-      fetchedAt: '2025-01-14T18:05:12.000Z',
-    };
-    const stub = await startStub([ok(record)]);
+    const stub = await startStub([ok(RECORD)]);
     try {
       const script = (load: string) => `
         ${load}
@@ -213,7 +204,7 @@ describe('the built package', () => {
       const installedEsm = await node(['--input-type=module', '-e', script(`import('@crc-rates/sdk')`)], { cwd: consumer, env });
       for (const outcome of [cjs, esm, installed, installedEsm]) {
         expect(outcome.code).toBe(0);
-        expect(JSON.parse(outcome.output)).toEqual({ latest: record, day: '2025-01-15' });
+        expect(JSON.parse(outcome.output)).toEqual({ latest: RECORD, day: '2025-01-15' });
       }
     } finally {
       await stub.close();
