@@ -6,13 +6,13 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from '../../server/demo/bccr-upstream';
 import { SITE_TOKEN_PATH } from '../../server/sources/bccr-site';
 import { HACIENDA_PATH } from '../../server/sources/hacienda';
 import { runCli } from '../helpers/cli';
+import { freePort } from './access/support';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { waitForLine } from '../helpers/process';
 
@@ -67,17 +67,6 @@ describe('npm start', () => {
   }, 90_000);
 });
 
-/** A local port nothing listens on: every connection is refused at once, as without a network. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The JSON log lines the child wrote on stdout so far, and a bounded wait for one of them. */
 function logOf(child: ChildProcessWithoutNullStreams) {
@@ -117,7 +106,8 @@ describe('npm start without a reachable upstream', () => {
   });
 
   it('says in health and on every data route that the first sync failed and why, and logs one line per failed attempt', async () => {
-    const port = await closedPort();
+    // Nothing listens there: every connection is refused at once, as without a network.
+    const port = await freePort();
     const upstream = `http://127.0.0.1:${port}`;
     const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, ...inherited } = process.env;
     const env: NodeJS.ProcessEnv = {
