@@ -1,0 +1,17 @@
+/** The embedded database's PostgreSQL settings, on a data folder as `npm start` opens it. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDatabase } from '../../../server/store/database';
+
+it('keeps a 16 MB buffer cache, not the 128 MB PGlite would allocate in full as it opens', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crc-settings-'));
+  const db = createDatabase({ databaseUrl: null, dataDir: dir });
+  try {
+    const { rows } = await db.raw<{ rows: Array<{ shared_buffers: string }> }>('SHOW shared_buffers');
+    expect(rows[0]?.shared_buffers).toBe('16MB');
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
