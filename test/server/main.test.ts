@@ -67,7 +67,6 @@ describe('npm start', () => {
   }, 90_000);
 });
 
-
 /** The JSON log lines the child wrote on stdout so far, and a bounded wait for one of them. */
 function logOf(child: ChildProcessWithoutNullStreams) {
   let out = '';
