@@ -53,12 +53,14 @@ describe('logDestination', () => {
   it('gathers lines into batches, and writes a lone line within a fraction of a second anyway', async () => {
     const file = path.join(dir, 'log');
     const destination = logDestination(file);
+    // The file itself is opened asynchronously too: it may not be there yet.
+    const written = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
     const logger = createLogger('info', destination);
     logger.info({ status: 200 }, 'request');
     // Not written by the call itself: it waits for more lines, or for the timer.
-    expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').toBe('');
+    expect(written()).toBe('');
     const started = Date.now();
-    while (!fs.readFileSync(file, 'utf8').includes('"msg":"request"')) {
+    while (!written().includes('"msg":"request"')) {
       expect(Date.now() - started).toBeLessThan(2000);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
