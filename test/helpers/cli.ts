@@ -9,10 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDatabase, type Database } from '../../server/store/database';
 import { startFakeUpstream, type FakeUpstream } from '../../server/demo/bccr-upstream';
+import { commandLine } from './commands';
 import { createTestDatabase, type TestDatabase } from './database';
-
-const ROOT = path.resolve(__dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 export interface CliResult {
   code: number | null;
@@ -20,10 +18,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `server/cli/<command>.ts` with `args` (asynchronously: the fake lives in this process). */
+/** Runs the command with `args` (asynchronously: the fake lives in this process). */
 export function runCli(command: 'sync' | 'keys', args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [`server/cli/${command}.ts`, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [executable, ...commandArgs] = commandLine(command, args);
+    const child = spawn(executable, commandArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

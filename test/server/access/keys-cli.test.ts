@@ -4,26 +4,18 @@
  * DATA_DIR. Here the app is opened in-process (it does not share its database on a socket, as the
  * server does), so the commands run while no app has it open, and the app opens it in between.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { rate, startTestApp } from '../../helpers/app';
+import { runCli, type CliResult } from '../../helpers/cli';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { createDatabase } from '../../../server/store/database';
 import { headerNumber, send } from './support';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 /** The embedded database takes a few seconds to create on a slow machine. */
 const SLOW = 90_000;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface CreatedKey {
   id: number;
@@ -50,17 +42,7 @@ let dataDir: string;
 let postgres: TestDatabase | null = null;
 let env: NodeJS.ProcessEnv;
 
-function keys(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['server/cli/keys.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const keys = (...args: string[]): Promise<CliResult> => runCli('keys', args, env);
 
 /** Parses the one JSON document a `--json` command prints, failing with its stderr if it did not. */
 function json<T>(result: CliResult): T {

@@ -13,10 +13,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Usage } from '../../../shared/types';
 import { startTestApp, type TestApp } from '../../helpers/app';
+import { commandLine } from '../../helpers/commands';
 import { CALLS, NOW, REFUSALS, seed } from './fixture';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const COMMAND = [process.execPath, '--import', 'tsx', 'server/mcp/stdio.ts'] as const;
+const COMMAND = commandLine('mcp');
 
 interface Spawned {
   client: Client;
