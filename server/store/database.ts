@@ -69,6 +69,11 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** Where the embedded database keeps its files; null keeps it in memory (tests). */
   dataDir: string | null;
+  /**
+   * For an embedded database in memory: the files to start from, as PGlite's `dumpDataDir()`
+   * wrote them, instead of an empty database. Tests start each database from one migrated copy.
+   */
+  initialData?: Blob;
   /** Deadlines on PostgreSQL; the request path's unless said otherwise. No effect on the embedded database. */
   deadlines?: Deadlines;
   /** Whether this process will share the embedded database on its socket (a server does). */
@@ -178,7 +183,7 @@ function embeddedDatabase(options: DatabaseOptions): Database {
   const claim = options.dataDir ? claimDataDir(options.dataDir, options.serves === true) : null;
   let pglite: PGlite;
   try {
-    pglite = new PGlite({ dataDir: options.dataDir ?? undefined, parsers, startParams: EMBEDDED_START_PARAMS });
+    pglite = new PGlite({ dataDir: options.dataDir ?? undefined, loadDataDir: options.initialData, parsers, startParams: EMBEDDED_START_PARAMS });
   } catch (error) {
     claim?.release();
     throw error;

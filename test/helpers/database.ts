@@ -3,6 +3,7 @@
  * set, a fresh PostgreSQL database created next to the one the URL names and dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import knex from 'knex';
 import { createDatabase, type Database, DEADLINES } from '../../server/store/database';
 import { migrate, migrationSource } from '../../server/store/migrations';
@@ -17,7 +18,11 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const db = createDatabase({ databaseUrl: null, dataDir: null });
+    // The migrated copy test/global-setup.mjs wrote, when there is one; migrate() then finds
+    // nothing to do.
+    const template = process.env.CRC_TEST_DATABASE_TEMPLATE;
+    const initialData = template ? new Blob([await readFile(template)]) : undefined;
+    const db = createDatabase({ databaseUrl: null, dataDir: null, initialData });
     await migrate(db);
     return { db, url: null, drop: () => db.destroy() };
   }
