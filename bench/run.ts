@@ -14,7 +14,7 @@ import { fakeKeys, KEY_BUDGET, KEY_QUOTA, KeyRing } from './keys';
 import { measure, type Sample, type Target } from './measure';
 import { bundle, type Child, memoryMb, startChild } from './processes';
 import { COLUMNS, type Column, extraColumn, markdownTable, type Summary, summarise, median } from './report';
-import { createPrivateDatabase, openEmbeddedDatabase, type Setup, type SetupId, startEmbedded, startPostgres, timedGet } from './setups';
+import { createPrivateDatabase, openEmbeddedDatabase, type Setup, type SetupId, startEmbedded, startPostgres, timedGet, REDIS_URL } from './setups';
 import { ACCEPT_ENCODING, API, createWorkloads, type Workload } from './workloads';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -74,8 +74,16 @@ async function cleanUp(): Promise<void> {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
 
+interface BaselinePorts {
+  koa: number;
+  node: number;
+  edge: number;
+  redis: number;
+  pid: number;
+}
+
 /** The baselines answer the same constant to everything; they get the same kind of request as `/exchange-rate/latest`. */
-function baselineRows(ready: { koa: number; node: number; pid: number }): Row[] {
+function baselineRows(ready: BaselinePorts): Row[] {
   const keys = new KeyRing();
   keys.add(fakeKeys(500));
   const constant = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
@@ -91,6 +99,20 @@ function baselineRows(ready: { koa: number; node: number; pid: number }): Row[] 
       table: 'baseline',
       workload: constant('koa', 'bare Koa, constant JSON (ratio 1)'),
       target: { origin: `http://127.0.0.1:${ready.koa}`, pid: ready.pid },
+      keys,
+      setup: null,
+    },
+    {
+      table: 'baseline',
+      workload: constant('edge', 'floor: Koa + the edge middlewares, logging'),
+      target: { origin: `http://127.0.0.1:${ready.edge}`, pid: ready.pid },
+      keys,
+      setup: null,
+    },
+    {
+      table: 'baseline',
+      workload: constant('redis', 'floor: Koa + one rate-limit call on Redis'),
+      target: { origin: `http://127.0.0.1:${ready.redis}`, pid: ready.pid },
       keys,
       setup: null,
     },
@@ -263,9 +285,9 @@ async function main(): Promise<void> {
   const bundleDir = await bundle({ server: 'bench/server.ts', baseline: 'bench/baseline.ts' });
   cleanups.push(async () => fs.rmSync(bundleDir, { recursive: true, force: true }));
 
-  const baseline: Child = startChild(path.join(bundleDir, 'baseline.js'), process.env);
+  const baseline: Child = startChild(path.join(bundleDir, 'baseline.js'), { ...process.env, BENCH_REDIS_URL: REDIS_URL });
   cleanups.push(() => baseline.stop());
-  const baselines = baselineRows(await baseline.next<{ koa: number; node: number; pid: number }>('ready'));
+  const baselines = baselineRows(await baseline.next<BaselinePorts>('ready'));
   // Warms this process's load generator too, and says how fast the machine answers at all.
   const fastest = await warmUp(baselines);
   // And its HTTP client, which times each server's first request.

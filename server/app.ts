@@ -4,8 +4,6 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import cors from '@koa/cors';
-import compress from 'koa-compress';
 import type Redis from 'ioredis';
 import { calendarDay } from '../shared/dates';
 import { perSecond } from './domain/per-second';
@@ -21,11 +19,8 @@ import { createSyncView } from './jobs/sync-status';
 import { createUsageStore } from './store/usage';
 import type { Logger } from './logger';
 import { createAccessControl } from './access/access';
+import { edgeMiddlewares } from './http/edge';
 import { mountRoutes } from './http/mount';
-import { errorEnvelope } from './http/middleware/error-envelope';
-import { recordRequest } from './http/middleware/record-request';
-import { requestId } from './http/middleware/request-id';
-import { securityHeaders } from './http/middleware/security-headers';
 import { rehearse } from './http/rehearsal';
 import { ResponseCache } from './http/response-cache';
 import { logStreamErrors } from './http/stream-errors';
@@ -49,19 +44,6 @@ import { version } from './version';
 
 // In a module of their own, so that the MCP server on stdio knows them without loading the app.
 export { API_PREFIX, DEFAULT_PUBLIC_URL };
-
-/** Headers a browser script may read from our answers. */
-const EXPOSED_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'X-Quota-Limit',
-  'X-Quota-Remaining',
-  'X-Quota-Reset',
-  'Retry-After',
-  'ETag',
-  'X-Request-Id',
-];
 
 export interface AppDeps {
   db: Database;
@@ -104,11 +86,6 @@ export interface App extends Koa {
    * listening, so the first answer after a restart is as fast as the others (http/rehearsal.ts).
    */
   warmUp(): Promise<void>;
-}
-
-function corsOrigin(allowed: readonly string[]) {
-  if (allowed.includes('*')) return () => '*';
-  return (ctx: Koa.Context) => (allowed.includes(ctx.get('origin')) ? ctx.get('origin') : '');
 }
 
 export function createApp(deps: AppDeps): App {
@@ -182,20 +159,7 @@ export function createApp(deps: AppDeps): App {
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });
   koa.on('error', logStreamErrors(deps.logger));
-  koa.use(requestId());
-  koa.use(recordRequest({ logger: deps.logger, metrics: metrics.requests }));
-  koa.use(compress());
-  koa.use(
-    cors({
-      origin: corsOrigin(deps.corsOrigins ?? ['*']),
-      allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],
-      allowHeaders: ['x-api-key', 'authorization', 'content-type', 'if-none-match', 'mcp-protocol-version'],
-      exposeHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
-  );
-  koa.use(securityHeaders());
-  koa.use(errorEnvelope(deps.logger));
+  for (const middleware of edgeMiddlewares({ logger: deps.logger, metrics: metrics.requests, corsOrigins: deps.corsOrigins ?? ['*'] })) koa.use(middleware);
   for (const router of [api, site]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());
