@@ -87,36 +87,19 @@ function baselineRows(ready: BaselinePorts): Row[] {
   const keys = new KeyRing();
   keys.add(fakeKeys(500));
   const constant = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
-  return [
-    {
-      table: 'baseline',
-      workload: constant('node', 'bare node:http, constant JSON (the limit)'),
-      target: { origin: `http://127.0.0.1:${ready.node}`, pid: ready.pid },
-      keys,
-      setup: null,
-    },
-    {
-      table: 'baseline',
-      workload: constant('koa', 'bare Koa, constant JSON (ratio 1)'),
-      target: { origin: `http://127.0.0.1:${ready.koa}`, pid: ready.pid },
-      keys,
-      setup: null,
-    },
-    {
-      table: 'baseline',
-      workload: constant('edge', 'floor: Koa + the edge middlewares, logging'),
-      target: { origin: `http://127.0.0.1:${ready.edge}`, pid: ready.pid },
-      keys,
-      setup: null,
-    },
-    {
-      table: 'baseline',
-      workload: constant('redis', 'floor: Koa + one rate-limit call on Redis'),
-      target: { origin: `http://127.0.0.1:${ready.redis}`, pid: ready.pid },
-      keys,
-      setup: null,
-    },
+  const servers: Array<[id: string, name: string, port: number]> = [
+    ['node', 'bare node:http, constant JSON (the limit)', ready.node],
+    ['koa', 'bare Koa, constant JSON (ratio 1)', ready.koa],
+    ['edge', 'floor: Koa + the edge middlewares, logging', ready.edge],
+    ['redis', 'floor: Koa + one rate-limit call on Redis', ready.redis],
   ];
+  return servers.map(([id, name, port]) => ({
+    table: 'baseline',
+    workload: constant(id, name),
+    target: { origin: `http://127.0.0.1:${port}`, pid: ready.pid },
+    keys,
+    setup: null,
+  }));
 }
 
 function setupRows(setup: Setup, today: string): Row[] {
