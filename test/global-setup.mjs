@@ -16,9 +16,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { build, DIST } from '../scripts/build.mjs';
 
+const ROOT = path.dirname(DIST);
+
 function writeEmbeddedTemplate(file) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', file], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/embedded-template.ts', file], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the embedded database template was not written (exit ${code})`))));
   });
