@@ -25,14 +25,7 @@ import { rehearse } from './http/rehearsal';
 import { ResponseCache } from './http/response-cache';
 import { logStreamErrors } from './http/stream-errors';
 import type { Route } from './http/route';
-import { convertRoutes } from './http/routes/convert';
-import { closeRoutes } from './http/routes/close';
-import { exchangeRateRoutes } from './http/routes/exchange-rate';
-import { healthRoutes } from './http/routes/health';
-import { provenanceRoutes } from './http/routes/provenance';
-import { usageRoutes } from './http/routes/usage';
-import { bankingRoutes } from './http/routes/banking';
-import { insightsRoutes } from './http/routes/insights';
+import { apiRoutes } from './http/routes';
 import { createInsightsService } from './insights/service';
 import { withDocuments } from './http/routes/documents';
 import { mountSite } from './site';
@@ -112,23 +105,23 @@ export function createApp(deps: AppDeps): App {
   const sync = createSyncView(syncRuns, deps.nextSyncAt);
 
   const routes = withDocuments(
-    [
-      ...exchangeRateRoutes({ rates: series, sync }),
-      ...closeRoutes({ rates: series }),
-      ...provenanceRoutes({ db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener) }),
-      ...convertRoutes({ rates: series, sync }),
-      ...bankingRoutes({ banking: createBankingStore(deps.db), rates: series }),
-      ...insightsRoutes({ service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync }),
-      ...usageRoutes({ access }),
-      ...healthRoutes({
+    apiRoutes({
+      exchangeRate: { rates: series, sync },
+      close: { rates: series },
+      provenance: { db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener) },
+      convert: { rates: series, sync },
+      banking: { banking: createBankingStore(deps.db), rates: series },
+      insights: { service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync },
+      usage: { access },
+      health: {
         rates,
         syncRuns,
         sync,
         version,
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
-      }),
-    ],
+      },
+    }),
     { version, publicUrl },
   );
 

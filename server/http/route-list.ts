@@ -1,22 +1,12 @@
 /**
  * The server's routes as data, without a database: for the SDK's parameter generator and the MCP
- * server on stdio (which describes the routes but calls the REST API). Each `xxxRoutes(deps)`
- * only builds route objects; its deps are reached by the handlers alone, which neither runs, so
- * a stand-in that throws when touched is enough (and says so if that ever changes).
- *
- * The same factories server/app.ts mounts, minus the two raw documents (/openapi.json,
- * /postman.json), which neither uses. test/sdk/client.test.ts checks that this list and
- * the app's enveloped routes have the same paths and parameters, so none can be missed.
+ * server on stdio (which describes the routes but calls the REST API). It builds the same groups
+ * the app mounts (routes/index.ts), minus the two raw documents (/openapi.json, /postman.json),
+ * which neither uses. Each group's deps are reached by its handlers alone, which nothing here
+ * runs, so a stand-in that throws when touched is enough (and says so if that ever changes).
  */
 import type { Route } from './route';
-import { bankingRoutes } from './routes/banking';
-import { closeRoutes } from './routes/close';
-import { convertRoutes } from './routes/convert';
-import { exchangeRateRoutes } from './routes/exchange-rate';
-import { type HealthDeps, healthRoutes } from './routes/health';
-import { insightsRoutes } from './routes/insights';
-import { provenanceRoutes } from './routes/provenance';
-import { usageRoutes } from './routes/usage';
+import { apiRoutes, ROUTE_GROUPS, type RouteDeps } from './routes';
 
 /** A dependency that may be destructured but never used: using it means a factory runs more than it should. */
 function untouchable(path: string): object {
@@ -40,15 +30,10 @@ export function standInDeps<T>(): T {
 }
 
 export function routeList(): Route[] {
-  return [
-    ...exchangeRateRoutes(standInDeps()),
-    ...closeRoutes(standInDeps()),
-    ...provenanceRoutes(standInDeps()),
-    ...convertRoutes(standInDeps()),
-    ...bankingRoutes(standInDeps()),
-    ...insightsRoutes(standInDeps()),
-    ...usageRoutes(standInDeps()),
+  const deps = Object.fromEntries(Object.keys(ROUTE_GROUPS).map((name) => [name, standInDeps()])) as RouteDeps;
+  return apiRoutes({
+    ...deps,
     // Health subscribes to data changes as it is built (to drop its probe): the one dep it touches.
-    ...healthRoutes({ ...standInDeps<HealthDeps>(), onRatesChanged: () => undefined }),
-  ];
+    health: { ...standInDeps<RouteDeps['health']>(), onRatesChanged: () => undefined },
+  });
 }

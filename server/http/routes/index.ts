@@ -1,0 +1,37 @@
+/**
+ * The API's routes, listed once. The app mounts them with its real dependencies; the route list
+ * (route-list.ts: the SDK generator, the MCP server on stdio, the documents' tests) builds the
+ * same factories with stand-ins. A new group of routes is added here and nowhere else.
+ */
+import type { Route } from '../route';
+import { bankingRoutes } from './banking';
+import { closeRoutes } from './close';
+import { convertRoutes } from './convert';
+import { exchangeRateRoutes } from './exchange-rate';
+import { healthRoutes } from './health';
+import { insightsRoutes } from './insights';
+import { provenanceRoutes } from './provenance';
+import { usageRoutes } from './usage';
+
+/** Each group of routes by name, in the order the documents list them. */
+export const ROUTE_GROUPS = {
+  exchangeRate: exchangeRateRoutes,
+  close: closeRoutes,
+  provenance: provenanceRoutes,
+  convert: convertRoutes,
+  banking: bankingRoutes,
+  insights: insightsRoutes,
+  usage: usageRoutes,
+  health: healthRoutes,
+} as const;
+
+type Groups = typeof ROUTE_GROUPS;
+export type GroupName = keyof Groups;
+
+/** What each group is built from, under the group's name. */
+export type RouteDeps = { [Name in GroupName]: Parameters<Groups[Name]>[0] };
+
+/** Every route of the API but the two documents that describe them (documents.ts adds those). */
+export function apiRoutes(deps: RouteDeps): Route[] {
+  return (Object.keys(ROUTE_GROUPS) as GroupName[]).flatMap((name) => (ROUTE_GROUPS[name] as (deps: RouteDeps[GroupName]) => Route[])(deps[name]));
+}
