@@ -25,6 +25,8 @@ import { applyDecision, createRateLimiter } from '../server/access/rate-limit';
 import { edgeMiddlewares } from '../server/http/edge';
 import { createMetrics } from '../server/http/metrics';
 import { createLogger, logDestination } from '../server/logger';
+import { createRatesStore } from '../server/store/rates';
+import { createSyncRunsStore } from '../server/store/sync-runs';
 
 const CONSTANT_BODY = JSON.stringify({
   success: true,
@@ -54,7 +56,8 @@ function bareKoa(): Koa {
 function koaBehindTheEdge(): Koa {
   const app = new Koa();
   // The metrics' database is asked only when they are scraped, which never happens here.
-  const metrics = createMetrics(knex({ client: 'pg' }));
+  const unconnected = knex({ client: 'pg' });
+  const metrics = createMetrics({ rates: createRatesStore(unconnected), syncRuns: createSyncRunsStore(unconnected) });
   const logger = createLogger('info', logDestination('/dev/null'));
   for (const middleware of edgeMiddlewares({ logger, metrics: metrics.requests, corsOrigins: ['*'] })) app.use(middleware);
   app.use(constant);

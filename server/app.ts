@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps): App {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
-  const metrics = createMetrics(deps.db);
+  const metrics = createMetrics({ rates, syncRuns });
   metrics.mount(site, deps.metricsToken ?? null);
 
   const koa = new Koa({ proxy: deps.trustProxy ?? false });

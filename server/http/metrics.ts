@@ -7,7 +7,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Database } from '../store/database';
+import type { RatesStore } from '../store/rates';
+import type { SyncRunsStore } from '../store/sync-runs';
 import { HttpError } from './errors';
 import type { RequestMetrics } from './middleware/record-request';
 
@@ -17,7 +18,7 @@ function sameToken(sent: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function createMetrics(db: Database) {
+export function createMetrics({ rates, syncRuns }: { rates: RatesStore; syncRuns: SyncRunsStore }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -37,11 +38,7 @@ export function createMetrics(db: Database) {
     registers: [registry],
     async collect() {
       this.reset();
-      const rows = await db('sync_runs')
-        .select('kind', 'status')
-        .count<Array<{ kind: string; status: string; count: number }>>('* as count')
-        .groupBy('kind', 'status');
-      for (const r of rows) this.set({ kind: r.kind, status: r.status }, Number(r.count));
+      for (const { kind, status, count } of await syncRuns.countsByOutcome()) this.set({ kind, status }, count);
     },
   });
   new Gauge({
@@ -49,8 +46,8 @@ export function createMetrics(db: Database) {
     help: 'The latest stored official date, as a Unix time (00:00 UTC of that day)',
     registers: [registry],
     async collect() {
-      const row = await db('exchange_rates').max<{ max: string | null }>('date as max').first();
-      if (row?.max) this.set(Date.parse(`${row.max}T00:00:00Z`) / 1000);
+      const latest = await rates.lastStoredDate();
+      if (latest) this.set(Date.parse(`${latest}T00:00:00Z`) / 1000);
     },
   });
   new Gauge({
@@ -58,8 +55,8 @@ export function createMetrics(db: Database) {
     help: 'When the last successful sync of the official series ended, as a Unix time',
     registers: [registry],
     async collect() {
-      const row = await db('sync_runs').where({ kind: 'official', status: 'succeeded' }).max<{ max: Date | null }>('finished_at as max').first();
-      if (row?.max) this.set(row.max.getTime() / 1000);
+      const finishedAt = await syncRuns.lastSucceededAt('official');
+      if (finishedAt) this.set(Date.parse(finishedAt) / 1000);
     },
   });
 

@@ -82,6 +82,15 @@ export function createSyncRunsStore(db: Knex) {
       return rows.map(toRun);
     },
 
+    /** How many runs there are of each kind and outcome (the metrics' sync counter). */
+    async countsByOutcome(): Promise<Array<{ kind: string; status: string; count: number }>> {
+      const rows = await table()
+        .select('kind', 'status')
+        .count<Array<{ kind: string; status: string; count: number | string }>>('* as count')
+        .groupBy('kind', 'status');
+      return rows.map((row) => ({ kind: row.kind, status: row.status, count: Number(row.count) }));
+    },
+
     async recent(limit = 20): Promise<SyncRun[]> {
       const rows = await table().orderBy('id', 'desc').limit(limit);
       return rows.map(toRun);
