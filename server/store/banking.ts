@@ -1,6 +1,7 @@
 /** Window quotes per institution and day. */
 import type { Knex } from 'knex';
 import type { InstitutionType } from '../../shared/institutions';
+import { plainText } from '../domain/plain-text';
 
 export interface InstitutionInput {
   id: string;
@@ -49,14 +50,17 @@ export function createBankingStore(db: Knex) {
       return rows.map((r) => ({ id: r.id, name: r.name, type: r.type, buy: r.buy, sell: r.sell, updatedAt: r.updated_at }));
     },
 
-    /** Institutions are added when first seen; a day's quotes replace that day's earlier ones. */
+    /**
+     * Institutions are added when first seen, their names (upstream text) without control
+     * characters; a day's quotes replace that day's earlier ones.
+     */
     async saveDay(
       day: { date: string; source: string; fetchedAt: Date; institutions: readonly InstitutionInput[]; quotes: readonly QuoteInput[] },
       trx: Knex = db,
     ): Promise<{ inserted: number; updated: number }> {
       if (day.institutions.length > 0) {
         await trx('institutions')
-          .insert(day.institutions.map((i) => ({ id: i.id, name: i.name, type: i.type, known: i.known })))
+          .insert(day.institutions.map((i) => ({ id: i.id, name: plainText(i.name), type: i.type, known: i.known })))
           .onConflict('id')
           .merge(['name', 'type', 'known']);
       }
