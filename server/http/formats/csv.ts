@@ -138,14 +138,30 @@ export function plainDecimal(value: number): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-function cellText(value: unknown, decimal: string): string {
+/**
+ * What a spreadsheet reads as the start of a formula (or, for a tab or carriage return, trims
+ * before reading one). Text that starts with one of them is written after an apostrophe, which
+ * spreadsheets show as text and do not evaluate (OWASP's advice against CSV injection): an
+ * institution's name comes from upstream, and `=HYPERLINK(…)` must stay a name.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+const asText = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+
+function valueText(value: unknown, decimal: string): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return plainDecimal(value).replace('.', decimal);
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return String(value);
   // A list of scalars in one cell (see columnsOf); the quoting of the whole cell is csv-stringify's.
-  if (Array.isArray(value)) return value.map((item) => cellText(item, decimal)).join(' ');
+  if (Array.isArray(value)) return value.map((item) => valueText(item, decimal)).join(' ');
   throw new Error(`CSV: a cell cannot hold ${typeof value}`);
+}
+
+/** The text of a cell. Only text is escaped: a number is written as a number, negative or not. */
+function cellText(value: unknown, decimal: string): string {
+  const text = valueText(value, decimal);
+  return typeof value === 'string' || Array.isArray(value) ? asText(text) : text;
 }
 
 /** The CSV text of `data`, an answer of the `response` schema. */

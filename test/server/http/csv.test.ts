@@ -322,6 +322,69 @@ describe('format=csv says what the JSON data says', () => {
   });
 });
 
+describe('text a spreadsheet would evaluate', () => {
+  // Institution names come from the central bank's site: whatever a name starts with, a
+  // spreadsheet must show it as text, never run it.
+  const FORMULAS = ['=HYPERLINK("http://example.com","Casa Formula")', '+SUM(1,2)', '-1+1', '@SUM(A1:A2)'];
+  const DAY = '2025-01-20';
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ clock });
+    await app.seed([rate(DAY, 500, 510)]);
+    await createBankingStore(app.database.db).saveDay({
+      date: DAY,
+      source: 'bccr-site',
+      fetchedAt: new Date(),
+      institutions: FORMULAS.map((name, i) => ({ id: `f${i}`, name, type: 'exchange_house', known: false })),
+      // vsOfficial (buy − 500) is negative for two of them: numbers stay numbers.
+      quotes: FORMULAS.map((_, i) => ({ institutionId: `f${i}`, buy: 498 + i, sell: 509 + i, updatedAt: null })),
+    });
+    await app.changes.ratesChanged();
+  });
+  afterAll(() => app.close());
+
+  for (const locale of ['en', 'es'] as const) {
+    const delimiter = locale === 'es' ? ';' : ',';
+    for (const path of ['/banking/rates', '/banking/best?operation=buy&']) {
+      it(`${path.split('?')[0]}, locale=${locale}: each name is written after an apostrophe; negative numbers are not`, async () => {
+        const query = `${path.includes('?') ? path : `${path}?`}date=${DAY}&format=csv&locale=${locale}`;
+        const response = await app.get(query);
+        expect(response.status).toBe(200);
+        const [header = [], ...rows] = parse(response.text, { delimiter }) as string[][];
+        const name = header.indexOf('name');
+        expect(rows.map((row) => row[name]).sort()).toEqual(FORMULAS.map((formula) => `'${formula}`).sort());
+        // Nothing else in the text begins a cell with a formula's first character.
+        for (const row of rows) for (const cell of row) if (cell !== row[name]) expect(cell).not.toMatch(/^[=+@\t\r]/);
+        if (path.includes('best')) {
+          const vs = header.indexOf('vsOfficial');
+          expect(rows.map((row) => row[vs])).toEqual(['1', '0', '-1', '-2']);
+        }
+      });
+    }
+  }
+
+  it('the serializer writes text after an apostrophe for each dangerous first character, tab and carriage return too', () => {
+    const schema = z.array(z.object({ name: z.string(), change: z.number() }));
+    const rows = ['=1+1', '+1', '-1', '@A1', '\t=1+1', '\r=1+1', 'Casa - Cambios', '1-2'].map((name) => ({ name, change: -0.25 }));
+    for (const [locale, decimal, delimiter] of [
+      ['en', '.', ','],
+      ['es', ',', ';'],
+    ] as const) {
+      const [, ...cells] = parse(toCsv(rows, schema, locale), { delimiter, relax_quotes: true }) as string[][];
+      expect(cells).toEqual([
+        ["'=1+1", `-0${decimal}25`],
+        ["'+1", `-0${decimal}25`],
+        ["'-1", `-0${decimal}25`],
+        ["'@A1", `-0${decimal}25`],
+        ["'\t=1+1", `-0${decimal}25`],
+        ["'\r=1+1", `-0${decimal}25`],
+        ['Casa - Cambios', `-0${decimal}25`],
+        ['1-2', `-0${decimal}25`],
+      ]);
+    }
+  });
+});
+
 describe('negotiation', () => {
   it('Accept: text/csv without format is CSV, and such routes say Vary: Accept', async () => {
     const explicit = await t.get('/exchange-rate/history?days=5&format=csv');
