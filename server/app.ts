@@ -52,8 +52,12 @@ export interface AppDeps {
    */
   redisDeadlineMs?: number;
   corsOrigins?: readonly string[];
-  /** Trust X-Forwarded-For and -Proto (only behind a proxy that sets them). */
-  trustProxy?: boolean;
+  /**
+   * The proxies in front of the service to trust (a number, or true for one): X-Forwarded-Proto is
+   * then believed, and the client's address is the entry of X-Forwarded-For that the outermost
+   * trusted proxy wrote, counted from the right, so no client can choose it by writing to the left.
+   */
+  trustProxy?: boolean | number;
   /**
    * Where clients reach the service (`https://rates.example.com`), written into the documents and
    * pages. Never taken from the request: a forged Host would end up in cached answers.
@@ -150,7 +154,9 @@ export function createApp(deps: AppDeps): App {
   const metrics = createMetrics({ rates, syncRuns });
   metrics.mount(site, deps.metricsToken ?? null);
 
-  const koa = new Koa({ proxy: deps.trustProxy ?? false });
+  const proxyHops = deps.trustProxy === true ? 1 : Number(deps.trustProxy ?? 0);
+  // Koa's maxIpsCount keeps the last N entries of X-Forwarded-For, and ctx.ip is the first of them.
+  const koa = new Koa({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
   koa.on('error', logStreamErrors(deps.logger));
   for (const middleware of edgeMiddlewares({ logger: deps.logger, metrics: metrics.requests, corsOrigins: deps.corsOrigins ?? ['*'] })) koa.use(middleware);
   for (const router of [api, site]) {

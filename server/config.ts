@@ -21,8 +21,12 @@ export interface Config {
   readonly llm: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
   readonly logLevel: LogLevel;
   readonly metricsToken: string | null;
-  /** Trust X-Forwarded-For: only behind a proxy that sets it, or clients could pick their own IP. */
-  readonly trustProxy: boolean;
+  /**
+   * How many proxies in front of the service to trust (0: none). The client's address is the one
+   * those proxies saw: counted from the right of X-Forwarded-For, never what a client wrote to its
+   * left.
+   */
+  readonly trustProxy: number;
   /** Where clients reach the service, written into the documents and pages (never the request's Host). */
   readonly publicUrl: string;
 }
@@ -69,10 +73,13 @@ function cron(env: Env): string | null {
   return raw;
 }
 
-function bool(env: Env, name: string): boolean {
-  const raw = (optional(env, name) ?? 'false').toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(raw)) throw new ConfigError(name, `must be true or false (got "${raw}")`);
-  return raw === 'true' || raw === '1';
+/** `TRUST_PROXY`: false or 0 (none), true (one proxy), or the number of proxies in front. */
+function proxyHops(env: Env): number {
+  const raw = (optional(env, 'TRUST_PROXY') ?? 'false').toLowerCase();
+  if (raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  if (!/^\d{1,2}$/.test(raw)) throw new ConfigError('TRUST_PROXY', `must be true, false or the number of proxies in front of the service (got "${raw}")`);
+  return Number(raw);
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -125,7 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
         : null,
     logLevel,
     metricsToken: optional(env, 'METRICS_TOKEN'),
-    trustProxy: bool(env, 'TRUST_PROXY'),
+    trustProxy: proxyHops(env),
     publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${portRaw === '0' ? 3000 : portRaw}`, ['http:', 'https:']),
   });
 }

@@ -93,7 +93,7 @@ describe('compose.yaml', () => {
       bccrToken: null,
       metricsToken: null,
       publicUrl: 'http://localhost:3000',
-      trustProxy: false,
+      trustProxy: 0,
       logLevel: 'info',
     });
     // Set in the shell, they reach the server.
@@ -103,7 +103,7 @@ describe('compose.yaml', () => {
       bccrToken: 'sdde-token',
       metricsToken: 'long-random',
       publicUrl: 'https://rates.example.com',
-      trustProxy: true,
+      trustProxy: 1,
       logLevel: 'debug',
     });
   });

@@ -12,7 +12,7 @@ describe('loadConfig', () => {
       corsOrigins: ['*'],
       llm: null,
       logLevel: 'info',
-      trustProxy: false,
+      trustProxy: 0,
       publicUrl: 'http://localhost:3000',
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
@@ -40,9 +40,13 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       llm: { baseUrl: 'https://llm.example/v1', apiKey: 'secret', model: 'small' },
       logLevel: 'debug',
-      trustProxy: true,
+      trustProxy: 1,
       publicUrl: 'https://rates.example.com',
     });
+  });
+
+  it('takes TRUST_PROXY as false, true (one proxy) or a number of proxies', () => {
+    expect(['false', '0', 'true', '1', '2', 'TRUE'].map((TRUST_PROXY) => loadConfig({ TRUST_PROXY }).trustProxy)).toEqual([0, 0, 1, 1, 2, 1]);
   });
 
   it.each([
@@ -56,6 +60,8 @@ describe('loadConfig', () => {
     ['LLM_BASE_URL', { LLM_MODEL: 'only-this' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '-1' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '1.5' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'rates.example.com' }],
   ])('stops with a message naming %s', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

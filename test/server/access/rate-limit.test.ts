@@ -159,6 +159,22 @@ describe('in one instance', () => {
       await proxied.close();
     }
   });
+  it.each([1, 2])('with %i trusted proxies, a client cannot choose its address by writing to the left of X-Forwarded-For', async (hops) => {
+    const proxied = await startTestApp({ database: t.database, trustProxy: hops });
+    try {
+      // What the trusted proxies append: the client's address, and for two, the outer proxy's.
+      const appended = (client: string) => (hops === 1 ? client : `${client}, 10.0.0.2`);
+      const spoofed = (i: number) => send(`${proxied.api}/openapi.json`, { headers: { 'X-Forwarded-For': `10.66.0.${i}, ${appended('203.0.113.7')}` } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 70; i += 1) statuses.push((await spoofed(i)).status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(60);
+      expect(statuses.slice(60)).toEqual(Array(10).fill(429));
+      // Another client behind the same proxies still has its own limit.
+      expect((await send(`${proxied.api}/openapi.json`, { headers: { 'X-Forwarded-For': appended('203.0.113.8') } })).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
 
 describe('shared through Redis by two instances', () => {

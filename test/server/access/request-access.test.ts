@@ -109,6 +109,16 @@ it('takes ten requests from one address in ten minutes, and refuses the eleventh
   expect((await postJson(newAddress(), { name: 'Next door', email: 'n@example.com', plan: 'pro' })).status).toBe(201);
 });
 
+it('counts the address the trusted proxy saw, whatever a client writes to the left of X-Forwarded-For', async () => {
+  const ip = newAddress();
+  const statuses: number[] = [];
+  for (let i = 0; i < 12; i += 1) {
+    const spoofed = await postJson(`10.66.0.${i}, ${ip}`, { name: `Spoofer ${i}`, email: `s${i}@example.com`, plan: 'pro' });
+    statuses.push(spoofed.status);
+  }
+  expect(statuses).toEqual([...Array(10).fill(201), 429, 429]);
+});
+
 it('answers malformed JSON with a 400 and a body over the limit with a 413, logging no error', async () => {
   const logged: string[] = [];
   const quiet = await startTestApp({
