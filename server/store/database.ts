@@ -12,6 +12,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import { types as pgTypes } from 'pg';
 import { claimDataDir } from './embedded/claim';
+import { keepPrivate } from './embedded/private-files';
 import { sessionLockedClient } from './embedded/knex-client';
 import { createSessionLock, type SessionLock } from './embedded/session-lock';
 
@@ -179,16 +180,26 @@ function closeOnReadTimeout(connection: RawPgConnection): void {
 const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 function embeddedDatabase(options: DatabaseOptions): Database {
+  const { dataDir } = options;
   // Claimed before PGlite opens the files: a second PGlite on them is what corrupts a database.
-  const claim = options.dataDir ? claimDataDir(options.dataDir, options.serves === true) : null;
+  const claim = dataDir ? claimDataDir(dataDir, options.serves === true) : null;
+  // Its modes are the holder's to repair: a process refused above has not touched the folder.
+  const repaired = dataDir ? keepPrivate(dataDir) : 0;
+  if (repaired > 0)
+    options.logger?.warn({ dataDir, repaired }, 'the embedded data folder was readable by other users: its folders are now 700 and its files 600');
   let pglite: PGlite;
   try {
-    pglite = new PGlite({ dataDir: options.dataDir ?? undefined, loadDataDir: options.initialData, parsers, startParams: EMBEDDED_START_PARAMS });
+    pglite = new PGlite({ dataDir: dataDir ?? undefined, loadDataDir: options.initialData, parsers, startParams: EMBEDDED_START_PARAMS });
   } catch (error) {
     claim?.release();
     throw error;
   }
-  if (claim) {
+  if (claim && dataDir) {
+    // What PGlite wrote as it started, made private as soon as it is written (private-files.ts).
+    pglite.waitReady.then(
+      () => keepPrivate(dataDir),
+      () => undefined, // a start that failed is reported by the first query, which waits for it too
+    );
     // Given back when the database is closed (knex destroy closes it), or at the latest on exit.
     const release = () => claim.release();
     process.once('exit', release);
@@ -196,6 +207,7 @@ function embeddedDatabase(options: DatabaseOptions): Database {
     pglite.close = async () => {
       try {
         await close();
+        keepPrivate(dataDir);
       } finally {
         release();
         process.off('exit', release);
