@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm start`, `npm run sync`, `npm run keys`, `npm run mcp`: compiles the entry (well under a
- * second, so a fresh clone and an edited tree alike run what the sources say) and runs it in this
- * same process, so signals such as SIGTERM reach the server itself and its graceful stop.
+ * `npm start`, `npm run sync`, `npm run keys`, `npm run mcp`, `npm run demo`: compiles the entry
+ * (well under a second, so a fresh clone and an edited tree alike run what the sources say) and
+ * runs it in this same process, so signals such as SIGTERM reach the server itself and its graceful
+ * stop. package.json starts this file with `exec`: npm runs a script through `sh -c`, and sh would
+ * otherwise sit between npm and node and die of the SIGTERM or SIGINT npm passes on, leaving the
+ * server running without a parent; with `exec`, node is npm's own child and gets the signal.
  *
  * Each run compiles into a folder of its own (dist/.run-PID-…, removed when it exits): commands
  * run at the same time (a cron sync, an operator's keys, the server) would otherwise rewrite the
