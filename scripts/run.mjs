@@ -42,6 +42,29 @@ function removeLeftovers() {
   }
 }
 
+/** The entries that run until stopped; the commands finish by themselves. */
+const SERVERS = new Set(['main', 'demo']);
+const PARENT_CHECK_MS = 500;
+
+/**
+ * npm passes SIGTERM and SIGINT on to this process, but not SIGHUP, and nothing at all when it is
+ * killed outright: npm is gone and this process, handed to PID 1, would go on serving and holding
+ * the data folder. So a server that npm started stops as on SIGTERM once npm is no longer its
+ * parent. Only then: a server started by hand and left running in the background is left alone.
+ */
+function stopWhenNpmIsGone() {
+  const startedByNpm = process.env.npm_lifecycle_script === `exec node scripts/run.mjs ${name}`;
+  if (!startedByNpm || !SERVERS.has(name)) return;
+  const npm = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === npm) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, PARENT_CHECK_MS);
+  watch.unref();
+}
+
+stopWhenNpmIsGone();
 fs.mkdirSync(DIST, { recursive: true });
 removeLeftovers();
 // Inside dist/, so that the packages (left out of the bundle) are found in node_modules as usual.
