@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm start`, `npm run sync`, `npm run keys`, `npm run mcp`: compiles the entry (well under a
- * second, so a fresh clone and an edited tree alike run what the sources say) and runs it in this
- * same process, so signals such as SIGTERM reach the server itself and its graceful stop.
+ * `npm start`, `npm run sync`, `npm run keys`, `npm run mcp`, `npm run demo`: compiles the entry
+ * (well under a second, so a fresh clone and an edited tree alike run what the sources say) and
+ * runs it in this same process, so signals such as SIGTERM reach the server itself and its graceful
+ * stop. package.json starts this file with `exec`: npm runs a script through `sh -c`, and sh would
+ * otherwise sit between npm and node and die of the SIGTERM or SIGINT npm passes on, leaving the
+ * server running without a parent; with `exec`, node is npm's own child and gets the signal.
  *
  * Each run compiles into a folder of its own (dist/.run-PID-…, removed when it exits): commands
  * run at the same time (a cron sync, an operator's keys, the server) would otherwise rewrite the
@@ -39,6 +42,29 @@ function removeLeftovers() {
   }
 }
 
+/** The entries that run until stopped; the commands finish by themselves. */
+const SERVERS = new Set(['main', 'demo']);
+const PARENT_CHECK_MS = 500;
+
+/**
+ * npm passes SIGTERM and SIGINT on to this process, but not SIGHUP, and nothing at all when it is
+ * killed outright: npm is gone and this process, handed to PID 1, would go on serving and holding
+ * the data folder. So a server that npm started stops as on SIGTERM once npm is no longer its
+ * parent. Only then: a server started by hand and left running in the background is left alone.
+ */
+function stopWhenNpmIsGone() {
+  const startedByNpm = process.env.npm_lifecycle_script === `exec node scripts/run.mjs ${name}`;
+  if (!startedByNpm || !SERVERS.has(name)) return;
+  const npm = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === npm) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, PARENT_CHECK_MS);
+  watch.unref();
+}
+
+stopWhenNpmIsGone();
 fs.mkdirSync(DIST, { recursive: true });
 removeLeftovers();
 // Inside dist/, so that the packages (left out of the bundle) are found in node_modules as usual.

@@ -37,6 +37,8 @@ export interface FakeUpstreamOptions {
   token?: string;
   /** The last day with data, and Hacienda's "today" (default: today in Costa Rica). */
   today?: string;
+  /** Serve only institutions the catalog lists (the demo), not the made-up one the tests need. */
+  catalogInstitutionsOnly?: boolean;
 }
 
 export interface FakeUpstream {
@@ -161,7 +163,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   function ventanillaFor(date: string): FakeInstitutionRow[] {
     if (date < SYNTHETIC_FIRST_DATE || date > today) return [];
     const custom = ventanillaOverride?.(date);
-    return custom === undefined ? syntheticVentanilla(date) : (custom ?? []);
+    return custom === undefined ? syntheticVentanilla(date, { catalogOnly: opts.catalogInstitutionsOnly === true }) : (custom ?? []);
   }
 
   /** Every institution buys at 99999 and sells at 5: parses, and fails any sanity check. */

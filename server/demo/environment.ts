@@ -8,6 +8,14 @@ import type { FakeUpstream } from './bccr-upstream';
 
 type Env = Record<string, string | undefined>;
 
+/** The shell's database settings the demo replaces (DATA_DIR aside, which it sets to its own folder). */
+const REPLACED_SETTINGS = ['DATABASE_URL', 'REDIS_URL'] as const;
+
+/** Those of the replaced settings this shell has set: a command meant for the demo has to clear them. */
+export function ignoredSettings(env: Env): string[] {
+  return REPLACED_SETTINGS.filter((name) => env[name]?.trim());
+}
+
 export function demoEnvironment(env: Env, upstream: Pick<FakeUpstream, 'token' | 'sddeUrl' | 'siteUrl' | 'haciendaUrl'>, dataDir: string): Env {
   return {
     ...env,

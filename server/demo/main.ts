@@ -2,7 +2,8 @@
  * `npm run demo`: the whole service, offline, on simulated data. It starts the simulated central
  * bank on a free local port, points the sources at it through the settings that point the real
  * ones at the central bank, fills a fresh embedded database in a folder of its own with the first
- * sync, creates an API key, prints it with a line to paste, and serves until SIGTERM or SIGINT.
+ * sync, creates an API key, prints it with a line to paste and the command that makes more keys on
+ * it, and serves until SIGTERM or SIGINT.
  * Every stored rate says `DEMO` and the pages carry a "demo data" badge. This is an entry of its
  * own (scripts/build.mjs), not a setting: nothing `npm start` reads can lead here.
  */
@@ -19,7 +20,7 @@ import { openRuntime, servingDeps } from '../runtime';
 import { createApiKeysStore } from '../store/api-keys';
 import { demoBanner } from './banner';
 import { startFakeUpstream } from './bccr-upstream';
-import { demoEnvironment } from './environment';
+import { demoEnvironment, ignoredSettings } from './environment';
 import { asDemoSources } from './sources';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -28,7 +29,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 type Closer = () => Promise<void>;
 
 async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
-  const upstream = await startFakeUpstream({ token: 'demo' });
+  // Only catalog institutions: the demo's own sample must not trigger the sync's warning about
+  // an institution nobody has classified.
+  const upstream = await startFakeUpstream({ token: 'demo', catalogInstitutionsOnly: true });
   closers.push(() => upstream.close());
   // Under the OS's temporary folder: new on every run, so the demo starts fresh, never meets the
   // data of `npm start` (./data or DATA_DIR), and two demos never share one.
@@ -76,7 +79,7 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
   });
   const { port } = server.address() as AddressInfo;
   logger.info({ port, dataDir }, 'demo listening');
-  process.stdout.write(demoBanner({ url: `http://localhost:${port}`, key, dataDir }));
+  process.stdout.write(demoBanner({ url: `http://localhost:${port}`, key, dataDir, ignoredSettings: ignoredSettings(process.env) }));
 }
 
 function describe(error: unknown): string {

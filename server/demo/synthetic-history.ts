@@ -113,14 +113,22 @@ export function costaRicaInstant(date: string, time: string): string {
   return new Date(Date.parse(`${date}T${time}:00-06:00`)).toISOString();
 }
 
+export interface SyntheticVentanillaOptions {
+  /**
+   * Leave out the institution no catalog knows. It is there so the tests see the sync store an
+   * unknown name and warn about it; the demo's own bank must not make the demo warn about itself.
+   */
+  catalogOnly?: boolean;
+}
+
 /**
  * The window quotes of a day: each institution a few colones around the synthetic official rate,
  * buying at most 4 below its buy and selling at most 4 above its sell, so buy ≤ sell always.
  */
-export function syntheticVentanilla(date: string): FakeInstitutionRow[] {
+export function syntheticVentanilla(date: string, options: SyntheticVentanillaOptions = {}): FakeInstitutionRow[] {
   const official = syntheticRate(date);
   const n = daysBetween(SYNTHETIC_FIRST_DATE, date);
-  return SYNTHETIC_INSTITUTIONS.map((inst, i) => {
+  const rows = SYNTHETIC_INSTITUTIONS.map((inst, i) => {
     const below = ((((n * 7 + i * 5) % 9) + 9) % 9) / 2;
     const above = ((((n * 3 + i * 11) % 9) + 9) % 9) / 2;
     const row: FakeInstitutionRow = {
@@ -135,4 +143,6 @@ export function syntheticVentanilla(date: string): FakeInstitutionRow[] {
     if (inst.spacedMeridiem) row.spacedMeridiem = true;
     return row;
   });
+  // Filtered after the values are made, so that every other institution's quotes stay the same.
+  return options.catalogOnly ? rows.filter((row) => row.name !== SYNTHETIC_UNKNOWN_INSTITUTION) : rows;
 }

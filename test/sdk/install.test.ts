@@ -2,7 +2,8 @@
  * SLOW (two builds of the SDK, about 20–40 s): the SDK installed from the repository with npm
  * itself, as the SDK's README says, and its example run against a real server:
  * - `npm pack` in sdk/ (its `prepare` builds dist/), the tarball installed into an empty project;
- * - `npm install <path to sdk/>` into another empty project (a link, built by the same `prepare`).
+ * - the install line the README starts with (`npm install ../crc-rates/sdk`), run as written in
+ *   another empty project beside the repository (a link, built by the same `prepare`).
  * Both work on a copy of sdk/ and shared/ (with the repository's node_modules), so the test never
  * writes into the working tree, where types.test.ts builds sdk/dist at the same time. npm runs
  * offline: the package has no dependencies to fetch.
@@ -17,6 +18,20 @@ import { rate, startTestApp, type TestApp } from '../helpers/app';
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const QUICKSTART = path.join(ROOT, 'sdk/examples/quickstart.mjs');
+
+/**
+ * The first shell block of the README's Install section: `cd` into the project, then the install
+ * line, which the test runs word for word there.
+ */
+function readmeInstall(): { project: string; args: string[] } {
+  const readme = fs.readFileSync(path.join(ROOT, 'sdk/README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Install\n'));
+  const block = /```sh\n([^`]*)```/.exec(section)?.[1] ?? '';
+  const [cd, install, ...rest] = block.trim().split('\n');
+  const project = /^cd (\S+)$/.exec(cd ?? '')?.[1];
+  if (!project || !install?.startsWith('npm install ') || rest.length > 0) throw new Error(`sdk/README.md: unexpected Install block:\n${block}`);
+  return { project, args: install.split(/\s+/).slice(1) };
+}
 
 // 12:00 on 2025-01-16 in Costa Rica.
 const NOW = new Date('2025-01-16T18:00:00Z');
@@ -74,12 +89,14 @@ function quickstart(dir: string): Promise<string> {
   return command(process.execPath, ['quickstart.mjs'], dir, { ...ENV, CRC_RATES_API_KEY: t.key, CRC_RATES_URL: t.url });
 }
 
-it('installs with npm from a packed tarball and from a local path, and the example runs in both', async () => {
+it("installs with npm from a packed tarball and with the README's install line, and the example runs in both", async () => {
   // Two copies, so that the two builds can run side by side.
   const packed = repositoryCopy(path.join(tmp, 'for-pack'));
   const linked = repositoryCopy(path.join(tmp, 'for-link'));
   const fromTarball = project(tmp, 'from-tarball');
-  const fromPath = project(tmp, 'from-path');
+  // As the README has it: the project beside the repository's copy.
+  const readme = readmeInstall();
+  const fromPath = project(path.dirname(linked), readme.project);
   expect(fs.existsSync(path.join(packed, 'sdk/dist'))).toBe(false);
   expect(fs.existsSync(path.join(linked, 'sdk/dist'))).toBe(false);
 
@@ -102,7 +119,7 @@ it('installs with npm from a packed tarball and from a local path, and the examp
     );
     await command('npm', ['install', tarball, ...NPM_FLAGS], fromTarball);
   };
-  const installPath = () => command('npm', ['install', path.join(linked, 'sdk'), ...NPM_FLAGS], fromPath);
+  const installPath = () => command('npm', [...readme.args, ...NPM_FLAGS], fromPath);
   await Promise.all([packAndInstall(), installPath()]);
 
   // The tarball: a copy in node_modules; ESM (the example) and CommonJS both load it.
@@ -120,6 +137,6 @@ it('installs with npm from a packed tarball and from a local path, and the examp
   expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
   expect(fs.realpathSync(link)).toBe(fs.realpathSync(path.join(linked, 'sdk')));
   expect(fs.existsSync(path.join(linked, 'sdk/dist/index.mjs'))).toBe(true);
-  expect(JSON.parse(fs.readFileSync(path.join(fromPath, 'package.json'), 'utf8')).dependencies).toEqual({ '@crc-rates/sdk': 'file:../for-link/crc-rates/sdk' });
+  expect(JSON.parse(fs.readFileSync(path.join(fromPath, 'package.json'), 'utf8')).dependencies).toEqual({ '@crc-rates/sdk': 'file:../crc-rates/sdk' });
   expect(await quickstart(fromPath)).toBe(EXPECTED_OUTPUT);
 }, 120_000);

@@ -21,13 +21,26 @@ export class DataDirInUseError extends Error {
   constructor(
     readonly dataDir: string,
     readonly holder: Holder,
+    /** The refused process would have served too: a second server, which never shares a folder. */
+    readonly askerServes: boolean,
   ) {
-    super(
-      holder.serves
-        ? `The embedded database in ${dataDir} belongs to the server running as process ${holder.pid}, which is not answering on its socket. Try again once it has started, or stop it.`
-        : `The embedded database in ${dataDir} is in use by process ${holder.pid} (another command). Try again when it has finished, or set DATABASE_URL to share a PostgreSQL server between processes.`,
-    );
+    super(DataDirInUseError.explain(dataDir, holder, askerServes));
     this.name = 'DataDirInUseError';
+  }
+
+  /**
+   * What the refused process is told. A command reaches a running server through its socket, so
+   * it is refused a server's folder only when that socket does not answer; a second server is
+   * refused a healthy one's at once, and the way out is PostgreSQL, not waiting.
+   */
+  private static explain(dataDir: string, holder: Holder, askerServes: boolean): string {
+    if (holder.serves && askerServes) {
+      return `Another crc-rates server (process ${holder.pid}) is using DATA_DIR ${dataDir}; stop it first, or set DATABASE_URL to a PostgreSQL server to run several servers.`;
+    }
+    if (holder.serves) {
+      return `The embedded database in ${dataDir} belongs to the server running as process ${holder.pid}, which is not answering on its socket. Try again once it has started, or stop it.`;
+    }
+    return `The embedded database in ${dataDir} is in use by process ${holder.pid} (another command). Try again when it has finished, or set DATABASE_URL to share a PostgreSQL server between processes.`;
   }
 }
 
@@ -139,9 +152,9 @@ export function claimDataDir(dataDir: string, serves: boolean): Claim {
     const text = readText(file);
     if (text === null) continue; // given back in between: try again
     const holder = parseHolder(text);
-    if (holder && isLive(file, holder)) throw new DataDirInUseError(dataDir, holder);
+    if (holder && isLive(file, holder)) throw new DataDirInUseError(dataDir, holder, serves);
     removeStale(file, text);
   }
   const holder = readHolder(dataDir);
-  throw new DataDirInUseError(dataDir, holder ?? { pid: 0, serves: false });
+  throw new DataDirInUseError(dataDir, holder ?? { pid: 0, serves: false }, serves);
 }

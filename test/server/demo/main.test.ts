@@ -1,11 +1,12 @@
 /**
  * `npm run demo` as a user runs it: the compiled entry in a real process, with its own simulated
- * central bank as the only upstream. It prints a key and a curl line, serves the whole simulated
+ * central bank as the only upstream. It prints a key, a curl line and the command that makes more
+ * keys on it, logs no warning about its own sample data, serves the whole simulated
  * history labelled `DEMO` with the pages' "demo data" badge, and on SIGTERM stops with code 0 and
  * deletes its data. The database settings of the shell are set to places that would fail or show
  * a trace if the demo used them: it must not.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 /** Compiling, opening the embedded database and syncing 44 years: seconds, more on a busy machine. */
 const START_TIMEOUT_MS = 80_000;
 
-const BANNER = /curl -H "x-api-key: (crc_live_[\w-]+)" (http:\/\/localhost:\d+)\/api\/v1\/exchange-rate\/latest\n\s+data\s+(\S+) /;
+const BANNER = /curl -H "x-api-key: (crc_live_[\w-]+)" (http:\/\/localhost:\d+)\/api\/v1\/exchange-rate\/latest\n\s+data\s+(\S+) .*\n\s+more keys (.+)\n/;
 
 /** Everything the child printed on stdout so far, and a wait for a pattern in it. */
 function collect(child: ChildProcessWithoutNullStreams) {
@@ -73,7 +74,7 @@ describe('npm run demo', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const stdout = collect(child);
     try {
-      const [, key, url, dataDir] = (await stdout.waitFor(BANNER, START_TIMEOUT_MS)) as unknown as [string, string, string, string];
+      const [, key, url, dataDir, keysCommand] = (await stdout.waitFor(BANNER, START_TIMEOUT_MS)) as unknown as [string, string, string, string, string];
       const todayAfter = calendarDay(new Date());
       expect(fs.readdirSync(dataDir)).toContain('crc-rates.lock');
       const api = (route: string, headers: Record<string, string> = { 'x-api-key': key }) => fetch(`${url}/api/v1${route}`, { headers });
@@ -95,6 +96,18 @@ describe('npm run demo', () => {
 
       const health = (await (await api('/health', {})).json()) as { data: { status: string; latestDate: string } };
       expect(health.data).toMatchObject({ status: 'ok', latestDate: data.date });
+
+      // The command the banner prints for more keys, pasted into this same shell (whose
+      // DATABASE_URL and DATA_DIR point elsewhere), makes a key the running demo accepts.
+      const made = spawnSync('sh', ['-c', keysCommand], { cwd: ROOT, env, encoding: 'utf8' });
+      expect({ status: made.status, stderr: made.stderr }).toMatchObject({ status: 0 });
+      const madeKey = /crc_live_[\w-]+/.exec(made.stdout)?.[0];
+      expect(madeKey).toBeDefined();
+      expect(madeKey).not.toBe(key);
+      expect((await api('/exchange-rate/latest', { 'x-api-key': madeKey ?? '' })).status).toBe(200);
+
+      // The demo's own sample bank is one the catalog knows: no warning about its institutions.
+      expect(stdout.output()).not.toContain('the catalog does not list');
 
       for (const page of ['/en', '/es/widget']) {
         const res = await fetch(`${url}${page}`);

@@ -39,6 +39,15 @@ it('is held until released, and refused meanwhile, in this process too', () => {
   expect(fs.readdirSync(dir)).toEqual([]);
 });
 
+it('tells a second server that another server holds the folder, and a command that the server does not answer', () => {
+  fs.writeFileSync(lockFile(), JSON.stringify({ pid: process.ppid, serves: true }));
+  expect(() => claimDataDir(dir, true)).toThrow(
+    `Another crc-rates server (process ${process.ppid}) is using DATA_DIR ${dir}; stop it first, or set DATABASE_URL to a PostgreSQL server to run several servers.`,
+  );
+  // A command is refused only once the server's socket has not answered (server/store/embedded/open.ts).
+  expect(() => claimDataDir(dir, false)).toThrow(`belongs to the server running as process ${process.ppid}, which is not answering on its socket`);
+});
+
 it('takes over a claim whose process has ended, or that a previous process with this pid left', () => {
   fs.writeFileSync(lockFile(), JSON.stringify({ pid: deadPid(), serves: true }));
   expect(readHolder(dir)).toBeNull();

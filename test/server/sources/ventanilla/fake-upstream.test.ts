@@ -54,6 +54,13 @@ describe('synthetic window quotes', () => {
     expect(new Set(rows.map((r) => r.group).filter(Boolean)).size).toBe(7);
   });
 
+  it('leave the unknown institution out for the demo, every other quote as it was', () => {
+    const all = syntheticVentanilla('2026-10-20');
+    const known = syntheticVentanilla('2026-10-20', { catalogOnly: true });
+    expect(known.every((r) => matchInstitution({ name: r.name }) !== null)).toBe(true);
+    expect(known).toEqual(all.filter((r) => r.name !== SYNTHETIC_UNKNOWN_INSTITUTION));
+  });
+
   it('print update times as the site does', () => {
     expect(formatCrTimestamp('2026-10-20T14:30:00.000Z')).toBe('20/10/2026 08:30 a.m.');
     expect(formatCrTimestamp('2026-10-20T18:05:00.000Z', true)).toBe('20/10/2026 12:05 p. m.');
