@@ -82,7 +82,7 @@ export interface RouteSpec<S extends QueryShape, T> {
   rateLimit?: boolean;
   /** When the route answers 404 (documented), if it can. */
   notFound?: string;
-  /** Representations besides JSON, by `format` value: the route then takes a `format` parameter. */
+  /** Representations besides JSON, by `format` value (without any, `format` takes `json` alone). */
   formats?: Record<string, Format<T, ParsedQuery<S>>>;
   /**
    * For a cached route that reads more than the rates (a change of rates drops every kept
@@ -121,14 +121,19 @@ export interface Route {
   represent(data: unknown, query: Record<string, unknown>): Representation;
 }
 
+/** What `format` says on a route that answers JSON alone. */
+const JSON_ONLY = `How to write the answer: ${DEFAULT_FORMAT} is the only form of this route (any other value is a 400).`;
+
 /**
- * The route's parameters, with `format` when it has representations besides JSON, and the
- * parameters those representations need (declared once by the format, not by each route).
+ * The route's parameters, with `format` and the parameters its representations besides JSON need
+ * (declared once by the format, not by each route). Every route takes `format`, JSON-only ones
+ * too: `format=csv` or `format=xml` where there is no such form is a 400 that lists the accepted
+ * values, not a JSON answer the client did not ask for.
  */
 function queryWithFormat<S extends QueryShape>(query: S, formats: Record<string, { description: string; query?: QueryShape }>): QueryShape {
+  if ('format' in query) throw new Error('Every route takes "format" from its formats: do not declare it');
   const names = Object.keys(formats);
-  if (names.length === 0) return query;
-  if ('format' in query) throw new Error('A route with formats takes "format" itself: do not declare it');
+  if (names.length === 0) return { ...query, format: oneOf([DEFAULT_FORMAT], JSON_ONLY, DEFAULT_FORMAT) };
   const choices = names.map((name) => `${name}: ${formats[name]?.description}`).join('; ');
   const out: QueryShape = {
     ...query,
