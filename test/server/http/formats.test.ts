@@ -77,3 +77,25 @@ it('format=json is accepted everywhere', async () => {
     expect([path, res.status === 400, res.headers.get('content-type')]).toEqual([path, false, 'application/json; charset=utf-8']);
   }
 });
+
+/** The paths quoted in backticks in a text. */
+const quotedPaths = (text: string) => [...text.matchAll(/`(\/[^`?]*)`/g)].map((m) => m[1]);
+
+describe('the documents name the CSV routes from the route list', () => {
+  it('the OpenAPI document: a text/csv answer on exactly those routes, and its description lists them', async () => {
+    const doc = (await t.get('/openapi.json')).body as unknown as {
+      info: { description: string };
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    const offering = Object.entries(doc.paths).filter(([, item]) => item.get.responses['200']?.content?.['text/csv']);
+    expect(offering.map(([path]) => path).sort()).toEqual([...CSV_PATHS].sort());
+    const csvParagraph = doc.info.description.split('\n\n').find((p) => p.startsWith('**CSV.**')) ?? '';
+    expect(quotedPaths(csvParagraph.split(';')[0] ?? '').sort()).toEqual([...CSV_PATHS].sort());
+  });
+
+  it('llms.txt: the format=csv line lists exactly those routes', async () => {
+    const text = await (await fetch(`${t.url}/llms.txt`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('- `format=csv`')) ?? '';
+    expect(quotedPaths(line.split(':')[0] ?? '').sort()).toEqual([...CSV_PATHS].sort());
+  });
+});
