@@ -11,8 +11,7 @@ import { createResponseValidator, fetchJson, type OpenApiDocument, type Response
 
 const SITE_DOWN =
   'bccr-site: network error on http://127.0.0.1:9/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API/csrf: fetch failed: connect ECONNREFUSED 127.0.0.1:9 (gave up after 4 attempts)';
-const HACIENDA_DOWN =
-  'hacienda: network error on https://api.hacienda.go.cr/indicadores/tc/dolar: fetch failed: getaddrinfo ENOTFOUND api.hacienda.go.cr';
+const HACIENDA_DOWN = 'hacienda: network error on https://api.hacienda.go.cr/indicadores/tc/dolar: fetch failed: getaddrinfo ENOTFOUND api.hacienda.go.cr';
 /** The retry the (injected) scheduler has planned. */
 const NEXT_ATTEMPT = '2025-01-15T19:03:00.000Z';
 
