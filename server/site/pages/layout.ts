@@ -1,5 +1,6 @@
 /** The frame of the site's own pages (not the widgets): head, header with language switch, footer. */
 import { html, type Fragment, type SafeHtml } from '../html';
+import { FAVICON_SVG_PATH } from '../favicon';
 import { LANGS, TEXTS, type Lang } from '../i18n';
 
 export interface LayoutView {
@@ -29,6 +30,7 @@ export function layout(view: LayoutView): SafeHtml {
 <title>${view.title}</title>
 ${view.description ? html`<meta name="description" content="${view.description}">` : ''}
 ${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
+<link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${view.assets.css}">
 ${view.assets.pageCss ? html`<link rel="stylesheet" href="${view.assets.pageCss}">` : ''}
 ${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}
