@@ -33,8 +33,11 @@ export interface Format<T, Q> {
   type: string;
   /** What the representation is, for the OpenAPI document. */
   description: string;
-  /** Headers it needs beyond the API's own (a page's content security policy). */
-  headers?: Readonly<Record<string, string>>;
+  /**
+   * Headers it needs beyond the API's own (a page's content security policy), asked for when an
+   * answer is written: they may depend on files read then (an inline stylesheet's hash).
+   */
+  headers?: () => Readonly<Record<string, string>>;
   /** Parameters it needs besides the route's own (CSV's `locale`): every route that offers it takes them. */
   query?: QueryShape;
   /** Whether `Accept` may ask for it when `format` is left out (answers then vary by Accept). */
@@ -182,7 +185,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     handle: (parsed, scope) => spec.handle(parsed as ParsedQuery<S>, scope),
     represent(data, parsed) {
       const format = typeof parsed.format === 'string' && parsed.format !== DEFAULT_FORMAT ? formats[parsed.format] : undefined;
-      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>, spec.response), type: format.type, headers: format.headers ?? {} };
+      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>, spec.response), type: format.type, headers: format.headers?.() ?? {} };
       return { text: JSON.stringify(spec.raw ? data : { success: true, data }), type: JSON_TYPE, headers: {} };
     },
   };
