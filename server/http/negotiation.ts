@@ -31,10 +31,15 @@ export function negotiate(route: Route): Middleware {
   // JSON first: it wins ties, so `*/*` and a missing Accept keep getting JSON.
   const negotiable = Object.entries(route.formats).filter(([, f]) => f.negotiable);
   const types = [JSON_MEDIA_TYPE, ...negotiable.map(([, f]) => mediaType(f.type))];
+  const offered = (name: string) => name === DEFAULT_FORMAT || Object.hasOwn(route.formats, name);
   const formatOf = (name: string, negotiated: boolean): RequestedFormat => ({
     name,
     negotiated,
-    keyInQuery: Object.hasOwn(route.formats, name) && (route.formats[name]?.keyInQuery ?? false),
+    // A format the route does not have (`format=csv` on a JSON-only route, `format=xml`) is refused
+    // by the parameter check, with a 400 that names `format` and lists the accepted values. A
+    // `key=` beside it must not be refused first as a key "taken only for CSV answers": the client
+    // asked for one, and that message would send it the wrong way.
+    keyInQuery: offered(name) ? (route.formats[name]?.keyInQuery ?? false) : true,
   });
 
   function requestedFormat(ctx: Context): RequestedFormat {

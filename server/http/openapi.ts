@@ -13,7 +13,16 @@ import type { Route } from './route';
 
 type Json = Record<string, unknown>;
 
-const DESCRIPTION = `The official USD/CRC exchange rate of the Banco Central de Costa Rica (BCCR): every calendar day since 1983, buy (indicator 317) and sell (318), in colones per US dollar.
+/** Which routes offer `format=csv`, read from the route list (each one's 200 also lists `text/csv`). */
+function csvRoutesSentence(routes: readonly Route[]): string {
+  const paths = routes.filter((route) => route.formats.csv).map((route) => `\`${route.path}\``);
+  if (paths.length === 0) return 'No route offers `format=csv`.';
+  return `\`format=csv\` is offered on ${paths.join(', ')}; every other route answers JSON alone, and \`format\` other than \`json\` there is a 400 that lists the accepted values.`;
+}
+
+/** The document's description, with the routes that offer CSV read from the route list. */
+function description(routes: readonly Route[]): string {
+  return `The official USD/CRC exchange rate of the Banco Central de Costa Rica (BCCR): every calendar day since 1983, buy (indicator 317) and sell (318), in colones per US dollar.
 
 **Envelope.** Every answer is \`{ "success": true, "data": … }\` or \`{ "success": false, "message": "…", "error": "CODE" }\`; the message names the parameter at fault.
 
@@ -23,11 +32,12 @@ const DESCRIPTION = `The official USD/CRC exchange rate of the Banco Central de 
 
 **Definitions.** Volatility is the sample standard deviation (n − 1) of the percentage changes between consecutive records. \`slopePerDay\` is the ordinary least squares slope against calendar days. The trend is up or down by the slope's sign when |slope × days spanned| ≥ 0.1 % of the average, else stable. Charts are downsampled with Largest-Triangle-Three-Buckets on the sell rate, keeping the first and last records.
 
-**CSV.** The routes that offer \`format=csv\` also answer CSV to \`Accept: text/csv\` when \`format\` is left out (an explicit \`format\` wins), and then say \`Vary: Accept\`; \`locale=es\` writes \`;\` between fields and a decimal comma. Errors stay JSON envelopes. A CSV request may carry its key as \`key=\` in the query string, for spreadsheet functions such as IMPORTDATA that cannot send headers; a JSON request with \`key=\` is a 400.
+**CSV.** ${csvRoutesSentence(routes)} The routes that offer \`format=csv\` also answer CSV to \`Accept: text/csv\` when \`format\` is left out (an explicit \`format\` wins), and then say \`Vary: Accept\`; \`locale=es\` writes \`;\` between fields and a decimal comma. Errors stay JSON envelopes. A CSV request may carry its key as \`key=\` in the query string, for spreadsheet functions such as IMPORTDATA that cannot send headers; a JSON request with \`key=\` is a 400.
 
 **Key.** Send it in the \`x-api-key\` header or as \`Authorization: Bearer crc_live_…\`; when both are sent, \`x-api-key\` wins and Authorization is not read. An Authorization header that is not \`Bearer <key>\` is a 401, and every 401 carries \`WWW-Authenticate: ${API_KEY_CHALLENGE}\`.
 
 **Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304, which is not counted against the quota.`;
+}
 
 const ERROR_TEXT: Record<ErrorCode, string> = {
   BAD_REQUEST: 'A parameter is missing, malformed or out of range; the message names it.',
@@ -214,7 +224,7 @@ export function createOpenApiDocument(routes: readonly Route[], version: string,
       title: 'crc-rates API',
       version,
       summary: 'The official USD/CRC exchange rate of Costa Rica’s central bank.',
-      description: DESCRIPTION,
+      description: description(routes),
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
     security: KEY_SECURITY,

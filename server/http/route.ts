@@ -33,8 +33,11 @@ export interface Format<T, Q> {
   type: string;
   /** What the representation is, for the OpenAPI document. */
   description: string;
-  /** Headers it needs beyond the API's own (a page's content security policy). */
-  headers?: Readonly<Record<string, string>>;
+  /**
+   * Headers it needs beyond the API's own (a page's content security policy), asked for when an
+   * answer is written: they may depend on files read then (an inline stylesheet's hash).
+   */
+  headers?: () => Readonly<Record<string, string>>;
   /** Parameters it needs besides the route's own (CSV's `locale`): every route that offers it takes them. */
   query?: QueryShape;
   /** Whether `Accept` may ask for it when `format` is left out (answers then vary by Accept). */
@@ -82,7 +85,7 @@ export interface RouteSpec<S extends QueryShape, T> {
   rateLimit?: boolean;
   /** When the route answers 404 (documented), if it can. */
   notFound?: string;
-  /** Representations besides JSON, by `format` value: the route then takes a `format` parameter. */
+  /** Representations besides JSON, by `format` value (without any, `format` takes `json` alone). */
   formats?: Record<string, Format<T, ParsedQuery<S>>>;
   /**
    * For a cached route that reads more than the rates (a change of rates drops every kept
@@ -121,14 +124,19 @@ export interface Route {
   represent(data: unknown, query: Record<string, unknown>): Representation;
 }
 
+/** What `format` says on a route that answers JSON alone. */
+const JSON_ONLY = `How to write the answer: ${DEFAULT_FORMAT} is the only form of this route (any other value is a 400).`;
+
 /**
- * The route's parameters, with `format` when it has representations besides JSON, and the
- * parameters those representations need (declared once by the format, not by each route).
+ * The route's parameters, with `format` and the parameters its representations besides JSON need
+ * (declared once by the format, not by each route). Every route takes `format`, JSON-only ones
+ * too: `format=csv` or `format=xml` where there is no such form is a 400 that lists the accepted
+ * values, not a JSON answer the client did not ask for.
  */
 function queryWithFormat<S extends QueryShape>(query: S, formats: Record<string, { description: string; query?: QueryShape }>): QueryShape {
+  if ('format' in query) throw new Error('Every route takes "format" from its formats: do not declare it');
   const names = Object.keys(formats);
-  if (names.length === 0) return query;
-  if ('format' in query) throw new Error('A route with formats takes "format" itself: do not declare it');
+  if (names.length === 0) return { ...query, format: oneOf([DEFAULT_FORMAT], JSON_ONLY, DEFAULT_FORMAT) };
   const choices = names.map((name) => `${name}: ${formats[name]?.description}`).join('; ');
   const out: QueryShape = {
     ...query,
@@ -177,7 +185,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     handle: (parsed, scope) => spec.handle(parsed as ParsedQuery<S>, scope),
     represent(data, parsed) {
       const format = typeof parsed.format === 'string' && parsed.format !== DEFAULT_FORMAT ? formats[parsed.format] : undefined;
-      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>, spec.response), type: format.type, headers: format.headers ?? {} };
+      if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>, spec.response), type: format.type, headers: format.headers?.() ?? {} };
       return { text: JSON.stringify(spec.raw ? data : { success: true, data }), type: JSON_TYPE, headers: {} };
     },
   };

@@ -1,7 +1,8 @@
 /**
- * The official sync in words: the state of its last run and why it failed, as health and the 404
- * of an empty series tell it. Read from the record of runs (sync_runs), so that every instance
- * tells the same story whichever one ran the sync; only the next attempt is this instance's own.
+ * The official sync in words: the state of its last run and why it failed, as health tells it (in
+ * full, for the operator) and the 404 of an empty series (without the failure's detail). Read
+ * from the record of runs (sync_runs), so that every instance tells the same story whichever one
+ * ran the sync; only the next attempt is this instance's own.
  */
 import type { SyncState } from '../../shared/schemas';
 import type { SyncRun, SyncRunsStore } from '../store/sync-runs';
@@ -65,7 +66,17 @@ export function createSyncView(runs: SyncRunsStore, nextAttemptAt: () => Date | 
   };
 }
 
-/** Why no rate is stored yet, to follow "no rate stored yet: ". */
+/**
+ * Why no rate is stored yet, as an API client is told it (a 404's message): the same story as
+ * `whyEmpty` without the failure's detail. That detail (upstream addresses, host names, system
+ * error codes) is for the operator, who has it in the log and in /health; a client can act on
+ * neither.
+ */
+export function whyEmptyForClients(last: LastSync): string {
+  return last.state === 'failed' ? 'the last sync failed; the operator has been told' : whyEmpty(last);
+}
+
+/** Why no rate is stored yet, to follow "no rate stored yet: ", for the operator (health). */
 export function whyEmpty(last: LastSync): string {
   switch (last.state) {
     case 'running':

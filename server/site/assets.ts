@@ -31,6 +31,8 @@ interface Asset {
 export interface Assets {
   /** The versioned address of a file, for pages to link. */
   url(name: AssetName): string;
+  /** A file's text, for a page that carries it inline. */
+  text(name: AssetName): string;
   mount(router: Router, limit: Middleware): void;
 }
 
@@ -44,6 +46,9 @@ export function loadAssets(dir = path.join(__dirname, 'assets')): Assets {
   return {
     url(name) {
       return `/assets/${name}?v=${files.get(name)?.version ?? ''}`;
+    },
+    text(name) {
+      return files.get(name)?.body ?? '';
     },
     mount(router, limit) {
       router.get('/assets/:name', limit, (ctx) => {

@@ -12,6 +12,7 @@ import type { RatesStore } from '../store/rates';
 import { limitPerIp } from '../access/rate-limit';
 import { loadAssets } from './assets';
 import { mountDocs } from './docs';
+import { mountFavicon } from './favicon';
 import { formErrorsAsPages, mountLanding } from './landing';
 import { createLatestRate } from './latest';
 import { mountRequestAccess } from './request-access';
@@ -54,5 +55,7 @@ export function mountSite(router: Router, deps: SiteDeps): void {
   mountLanding(router, { latest, assets, limit: pagesLimit, publicUrl: deps.publicUrl, demo });
   mountWidgets(router, { latest, assets, limit: pagesLimit, demo });
   assets.mount(router, pagesLimit);
+  // Constant bytes from memory: cheaper to serve than to count against a limit.
+  mountFavicon(router);
   mountDocs(router);
 }

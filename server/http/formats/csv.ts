@@ -3,7 +3,8 @@
  * schema so that no route lists its columns: a column per scalar field, named like the JSON
  * field, nested objects flattened with `_` (`buy_average`, `closing_sell`), null as an empty
  * field. The rows are the answer's records (an array), the items of its one array of objects
- * (`institutions`, `ranking`), or the answer itself when it has none (a month close).
+ * (`institutions`, `ranking`), or the answer itself when it has none (a month close, one day's
+ * record, a conversion).
  */
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
@@ -181,11 +182,11 @@ export function toCsv(data: unknown, response: z.ZodType, locale: CsvLocale): st
   );
 }
 
-/** `format=csv` (or `Accept: text/csv`) on a route whose answer is a table of records, periods or institutions. */
+/** `format=csv` (or `Accept: text/csv`) on a route whose answer is records, periods, a conversion or institutions. */
 export const csvFormat: Format<unknown, Record<string, unknown>> = {
   type: 'text/csv; charset=utf-8',
   description:
-    'a CSV table for spreadsheets (also given for Accept: text/csv without format): a header row, one row per record, period or institution, columns named like the JSON fields (nested ones as buy_average); the key may then come as key= in the query string',
+    'a CSV table for spreadsheets (also given for Accept: text/csv without format): a header row, then one row per record, period or institution (one row for one record or a conversion), columns named like the JSON fields (nested ones as buy_average); the key may then come as key= in the query string',
   query: {
     locale: oneOf(
       CSV_LOCALES,

@@ -6,6 +6,7 @@ import { convert, isAmountInRange, parseAmount } from '../../domain/conversion';
 import type { SyncView } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
 import { badRequest } from '../errors';
+import { csvFormat } from '../formats/csv';
 import { currency, date, decimalString, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
@@ -36,6 +37,7 @@ export function convertRoutes({ rates, sync }: { rates: RatesStore; sync: SyncVi
       response: ConversionSchema,
       example: { amount: '100', from: 'USD', to: 'CRC', rate: 'sell' },
       notFound: 'The requested day has no rate, or no rate is stored yet; the message says why.',
+      formats: { csv: csvFormat },
       handle: async (query, { today }) => {
         const from = query.from ?? (query.to ? other(query.to) : 'USD');
         const to = query.to ?? other(from);

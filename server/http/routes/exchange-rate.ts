@@ -28,6 +28,7 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       query: {},
       response: ExchangeRateSchema,
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
+      formats: { csv: csvFormat },
       handle: async (_, { today }) => {
         const latest = await rates.latest(today);
         if (!latest) throw await nothingStored(sync);
@@ -46,6 +47,7 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       example: { date: '2025-01-15' },
       notFound:
         'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
+      formats: { csv: csvFormat },
       handle: async ({ date }, { today }) => {
         const record = await rates.byDate(date);
         if (!record) throw await noRateFor(rates, sync, date, today);

@@ -4,16 +4,16 @@
  * or a gap in it.
  */
 import type { SyncView } from '../../jobs/sync-status';
-import { whyEmpty } from '../../jobs/sync-status';
+import { whyEmptyForClients } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
 import { notFound, type HttpError } from '../errors';
 import { API_PREFIX } from '../urls';
 
 const SEE_HEALTH = `see ${API_PREFIX}/health`;
 
-/** Nothing is stored yet: the first sync is running, or failed, or never ran. */
+/** Nothing is stored yet: the first sync is running, or failed (without why: that is the operator's), or never ran. */
 export async function nothingStored(sync: SyncView): Promise<HttpError> {
-  return notFound(`No exchange rate has been stored yet: ${whyEmpty(await sync.last())}; ${SEE_HEALTH}`);
+  return notFound(`No exchange rate has been stored yet: ${whyEmptyForClients(await sync.last())}; ${SEE_HEALTH}`);
 }
 
 /** The day has no stored rate: where it falls against the series (its first and last stored days, from memory). */

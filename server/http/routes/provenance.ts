@@ -5,7 +5,7 @@ import { ProvenanceSchema, RevisionSchema } from '../../../shared/schemas';
 import type { Provenance } from '../../../shared/types';
 import { recordDigest, summarizeObservations } from '../../domain/provenance';
 import { LANGS } from '../../site/i18n';
-import { PROVENANCE_PAGE_HEADERS, provenanceHtml } from '../../site/provenance';
+import { provenanceHtml, provenancePageHeaders } from '../../site/provenance';
 import type { Database } from '../../store/database';
 import { createProvenanceStore } from '../../store/provenance';
 import { notFound } from '../errors';
@@ -42,7 +42,7 @@ export function provenanceRoutes({ db, onObservationsChanged }: ProvenanceDeps):
         html: {
           type: 'text/html; charset=utf-8',
           description: 'the same facts as a printable page (in the language of `locale`), for an audit file',
-          headers: PROVENANCE_PAGE_HEADERS,
+          headers: provenancePageHeaders,
           render: (provenance, { locale }) => provenanceHtml(provenance, locale),
         },
       },

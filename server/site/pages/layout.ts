@@ -1,13 +1,30 @@
 /** The frame of the site's own pages (not the widgets): head, header with language switch, footer. */
-import { html, type Fragment, type SafeHtml } from '../html';
+import { html, type Fragment, SafeHtml } from '../html';
+import { FAVICON_SVG_PATH } from '../favicon';
 import { LANGS, TEXTS, type Lang } from '../i18n';
+
+/**
+ * A page's styles: the site's stylesheet files (and a page's own after it, whose print rules then
+ * win), or their text inline, for a page that is saved and filed and must keep its look offline.
+ * Inline text is the site's own stylesheets, never anything from a request; it may not hold `</`,
+ * which could end the `<style>` element.
+ */
+export type PageStyles = { css: string; pageCss?: string } | { inlineCss: string };
+
+function styles(assets: PageStyles): SafeHtml {
+  if ('inlineCss' in assets) {
+    if (assets.inlineCss.includes('</')) throw new Error('An inline stylesheet may not hold "</"');
+    return html`<style>${new SafeHtml(assets.inlineCss)}</style>`;
+  }
+  return html`<link rel="stylesheet" href="${assets.css}">
+${assets.pageCss ? html`<link rel="stylesheet" href="${assets.pageCss}">` : ''}`;
+}
 
 export interface LayoutView {
   lang: Lang;
   title: string;
   description?: string;
-  /** `pageCss`: a stylesheet of the page's own, after the site's (its print rules win). */
-  assets: { css: string; pageCss?: string; scripts?: readonly string[] };
+  assets: PageStyles & { scripts?: readonly string[] };
   /** The path of this page in the other language, when there is one. */
   otherLangPath?: string;
   /** Show the section links (the landing page only). */
@@ -29,8 +46,8 @@ export function layout(view: LayoutView): SafeHtml {
 <title>${view.title}</title>
 ${view.description ? html`<meta name="description" content="${view.description}">` : ''}
 ${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
-<link rel="stylesheet" href="${view.assets.css}">
-${view.assets.pageCss ? html`<link rel="stylesheet" href="${view.assets.pageCss}">` : ''}
+<link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">
+${styles(view.assets)}
 ${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}
 </head>
 <body>

@@ -13,7 +13,8 @@ import { layout } from './layout';
 export interface ProvenanceView {
   lang: Lang;
   provenance: Provenance;
-  assets: { css: string; pageCss: string };
+  /** The site's stylesheet and the page's own, as one text inlined in the page: a saved page keeps its look. */
+  assets: { inlineCss: string };
 }
 
 /** Costa Rica keeps UTC−6 all year (no daylight saving time). */

@@ -1,6 +1,6 @@
 /**
- * CSV answers for spreadsheets: `format=csv` (or `Accept: text/csv`) on history, range, stats,
- * close and the two banking routes says exactly what the JSON `data` of the same query says, in
+ * CSV answers for spreadsheets: `format=csv` (or `Accept: text/csv`) on latest, one day, history,
+ * range, stats, close, convert and the two banking routes says exactly what the JSON `data` of the same query says, in
  * `,` and a decimal point or, with `locale=es`, `;` and a decimal comma; errors stay JSON
  * envelopes; the key may come as `key=` on CSV only, and is then never logged nor kept in the
  * response cache's keys; ETag, 304 and the quota work as on JSON.
@@ -99,7 +99,34 @@ interface Case {
   rows(data: unknown): Row[];
 }
 
+const CONVERSION_COLUMNS = ['amount', 'from', 'to', 'rate', 'rateValue', 'date', 'result'];
+
 const CASES: Case[] = [
+  {
+    // One record: a header row and one data row.
+    path: '/exchange-rate/latest',
+    query: '',
+    header: RECORD_COLUMNS,
+    rows: (data) => [flatten(data as Row)],
+  },
+  {
+    path: '/exchange-rate',
+    query: 'date=2025-01-20',
+    header: RECORD_COLUMNS,
+    rows: (data) => [flatten(data as Row)],
+  },
+  {
+    path: '/convert',
+    query: 'amount=1234.5&from=USD&to=CRC&rate=buy',
+    header: CONVERSION_COLUMNS,
+    rows: (data) => [flatten(data as Row)],
+  },
+  {
+    path: '/convert',
+    query: 'amount=100000&from=CRC&date=2025-01-20',
+    header: CONVERSION_COLUMNS,
+    rows: (data) => [flatten(data as Row)],
+  },
   {
     path: '/exchange-rate/history',
     query: 'days=30',
@@ -398,7 +425,7 @@ describe('negotiation', () => {
       expect.arrayContaining(['accept']),
     ]);
     // A route without CSV does not.
-    expect(tokens((await t.get('/exchange-rate/latest', { accept: 'text/csv' })).headers.get('vary'))).not.toContain('accept');
+    expect(tokens((await t.get('/exchange-rate/analytics', { accept: 'text/csv' })).headers.get('vary'))).not.toContain('accept');
   });
 
   it('an explicit format wins over Accept; JSON wins ties and */*', async () => {
@@ -496,6 +523,50 @@ describe('the key in the query string', () => {
     expect((await t.get(`/exchange-rate/history?format=csv&key=${key}&key=${key}`, { 'x-api-key': '' })).status).toBe(401);
   });
 
+  it('serves today’s rate, one day and a conversion as CSV with the key alone in the URL, by format=csv and by Accept, in either locale', async () => {
+    const { key } = await createKey(t.database.db);
+    keyed.push(key);
+    const expected: [path: string, en: string, es: string][] = [
+      [
+        '/exchange-rate/latest',
+        'date,currencyFrom,currencyTo,buy,sell,source,fetchedAt\r\n2025-02-09,USD,CRC,503.25,510,Hacienda,2025-01-14T18:05:12.000Z\r\n',
+        'date;currencyFrom;currencyTo;buy;sell;source;fetchedAt\r\n2025-02-09;USD;CRC;503,25;510;Hacienda;2025-01-14T18:05:12.000Z\r\n',
+      ],
+      [
+        '/exchange-rate?date=2025-02-08',
+        'date,currencyFrom,currencyTo,buy,sell,source,fetchedAt\r\n2025-02-08,USD,CRC,503.1,509.95,BCCR,2025-01-14T18:05:12.000Z\r\n',
+        'date;currencyFrom;currencyTo;buy;sell;source;fetchedAt\r\n2025-02-08;USD;CRC;503,1;509,95;BCCR;2025-01-14T18:05:12.000Z\r\n',
+      ],
+      [
+        '/convert?amount=100.5&rate=buy&date=2025-02-08',
+        'amount,from,to,rate,rateValue,date,result\r\n100.5,USD,CRC,buy,503.1,2025-02-08,50561.55\r\n',
+        'amount;from;to;rate;rateValue;date;result\r\n100,5;USD;CRC;buy;503,1;2025-02-08;50561,55\r\n',
+      ],
+    ];
+    for (const [path, en, es] of expected) {
+      const query = (...pairs: string[]) => `${path}${path.includes('?') ? '&' : '?'}${pairs.join('&')}`;
+      for (const [locale, text] of [
+        ['en', en],
+        ['es', es],
+      ] as const) {
+        const localePair = locale === 'es' ? ['locale=es'] : [];
+        for (const [url, headers] of [
+          [query('format=csv', ...localePair, `key=${key}`), { 'x-api-key': '' }],
+          [query(...localePair, `key=${key}`), { 'x-api-key': '', accept: 'text/csv' }],
+        ] as const) {
+          const res = await t.get(url, headers);
+          expect([url, headers.accept, res.status, res.headers.get('content-type'), res.text]).toEqual([
+            url,
+            headers.accept,
+            200,
+            'text/csv; charset=utf-8',
+            text,
+          ]);
+        }
+      }
+    }
+  });
+
   it('is refused on JSON answers with a 400 naming the x-api-key header, header or not', async () => {
     const { key } = await createKey(t.database.db);
     keyed.push(key);
@@ -572,7 +643,18 @@ describe('the key in the query string', () => {
 });
 
 describe('the OpenAPI document', () => {
-  const CSV_PATHS = ['/exchange-rate/history', '/exchange-rate/range', '/exchange-rate/stats', '/exchange-rate/close', '/banking/rates', '/banking/best'];
+  // Every route that answers records, periods, a conversion or institutions.
+  const CSV_PATHS = [
+    '/exchange-rate/latest',
+    '/exchange-rate',
+    '/exchange-rate/history',
+    '/exchange-rate/range',
+    '/exchange-rate/stats',
+    '/exchange-rate/close',
+    '/convert',
+    '/banking/rates',
+    '/banking/best',
+  ];
 
   it('gives the CSV routes a text/csv answer, format and locale, and the key in the query as a second scheme; it stays valid', async () => {
     const doc = await fetchJson<OpenApiDocument>(`${t.api}/openapi.json`);
@@ -596,7 +678,7 @@ describe('the OpenAPI document', () => {
       expect(byName.has('key')).toBe(false);
     }
     // Elsewhere the header alone.
-    expect(doc.paths['/exchange-rate/latest']?.get?.security).toBeUndefined();
+    expect(doc.paths['/exchange-rate/analytics']?.get?.security).toBeUndefined();
     expect(doc.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
   });
 });

@@ -2,7 +2,8 @@
  * The first hour of an instance: health says why it is degraded (no rate yet, stale data, and what
  * the sync is doing: never ran, running, failed with its error in one line) and when it tries
  * next; every data route on an empty database answers a 404 that says the same and points to
- * health. The sync's runs are written straight into their record, as a sync writes them.
+ * health, but for a failure's detail (upstream addresses, hosts, error codes), which is the
+ * operator's: health has it, the 404 says only that the sync failed. The sync's runs are written straight into their record, as a sync writes them.
  */
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
@@ -10,7 +11,7 @@ import { createResponseValidator, fetchJson, type OpenApiDocument, type Response
 
 const SITE_DOWN =
   'bccr-site: network error on http://127.0.0.1:9/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API/csrf: fetch failed: connect ECONNREFUSED 127.0.0.1:9 (gave up after 4 attempts)';
-const HACIENDA_DOWN = 'hacienda: network error on http://127.0.0.1:9/indicadores/tc/dolar: fetch failed: connect ECONNREFUSED 127.0.0.1:9';
+const HACIENDA_DOWN = 'hacienda: network error on https://api.hacienda.go.cr/indicadores/tc/dolar: fetch failed: getaddrinfo ENOTFOUND api.hacienda.go.cr';
 /** The retry the (injected) scheduler has planned. */
 const NEXT_ATTEMPT = '2025-01-15T19:03:00.000Z';
 
@@ -115,7 +116,13 @@ describe('on an empty database', () => {
       lastSyncAt: null,
       sync: { state: 'failed', error, finishedAt: '2025-01-15T18:00:08.000Z', nextAttemptAt: NEXT_ATTEMPT },
     });
-    await expectDataRoutesToSay(`No exchange rate has been stored yet: the last sync failed: ${error}; see /api/v1/health`);
+    await expectDataRoutesToSay('No exchange rate has been stored yet: the last sync failed; the operator has been told; see /api/v1/health');
+    // Nothing of the failure's detail reaches an API client.
+    for (const path of DATA_ROUTES) {
+      const { text } = await t.get(path);
+      const leaks = ['http', '127.0.0.1', 'hacienda.go.cr', 'ENOTFOUND', 'ECONNREFUSED', 'getaddrinfo', 'bccr-site', 'fetch failed'];
+      expect([path, leaks.filter((leak) => text.includes(leak))]).toEqual([path, []]);
+    }
   });
 
   it('when the retry runs: a sync is running (no longer the first)', async () => {

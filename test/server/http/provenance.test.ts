@@ -1,11 +1,17 @@
 /**
  * /exchange-rate/provenance and /exchange-rate/revisions at the edge: what each parameter
  * accepts (400 otherwise, naming it), the 404, the JSON default, and the HTML representation
- * served through the route list (its type, its page policy, ETag and 304, the key it needs).
+ * served through the route list (its type, its inline styles and the policy that allows them, ETag
+ * and 304, the key it needs).
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { join } from 'node:path';
 import type { Provenance } from '../../../shared/types';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
+
+/** The site's stylesheets, as the repository has them. */
+const ASSETS = join(__dirname, '../../../server/site/assets');
 
 let t: TestApp;
 
@@ -91,7 +97,7 @@ it('keeps the values a seeded row had before it was corrected', async () => {
 describe('format=html', () => {
   const path = '/exchange-rate/provenance?date=2025-01-15&format=html';
 
-  it("is a page with the site's policy (its own stylesheets, no inline code), its own ETag and a 304", async () => {
+  it('is a page that carries its styles inline, allowed by their hash alone, with its own ETag and a 304', async () => {
     const page = await t.get(path);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -101,9 +107,18 @@ describe('format=html', () => {
     expect(policy).not.toContain('unsafe-inline');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.text).toMatch(/^<!doctype html>/);
-    expect(page.text).not.toMatch(/<script|<style|\sstyle=/);
-    expect(page.text).toMatch(/<link rel="stylesheet" href="\/assets\/site\.css\?v=\w+">/);
-    expect(page.text).toMatch(/<link rel="stylesheet" href="\/assets\/provenance\.css\?v=\w+">/);
+    // Saved and filed, it keeps its look offline: one inline stylesheet, the site's and the page's
+    // own rules in it, and no stylesheet loaded from anywhere.
+    expect(page.text).not.toMatch(/<link[^>]*rel="stylesheet"|@import/);
+    const inline = [...page.text.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1] ?? '');
+    expect(inline).toHaveLength(1);
+    const css = inline[0] ?? '';
+    expect(css).toContain(fs.readFileSync(join(ASSETS, 'site.css'), 'utf8'));
+    expect(css).toContain(fs.readFileSync(join(ASSETS, 'provenance.css'), 'utf8'));
+    expect(css).toContain('@media print');
+    // The policy allows exactly that text, and still no script nor inline attribute.
+    expect(policy).toContain(`style-src 'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    expect(page.text).not.toMatch(/<script|\sstyle=/);
 
     const etag = page.headers.get('etag') ?? '';
     const json = await t.get('/exchange-rate/provenance?date=2025-01-15');

@@ -6,7 +6,7 @@
 import { healthReasons } from '../../../server/http/routes/health';
 import { attemptFailure } from '../../../server/jobs/scheduler';
 import type { SyncSummary } from '../../../server/jobs/sync-official';
-import { type LastSync, lastSyncOf, oneLine, whyEmpty } from '../../../server/jobs/sync-status';
+import { type LastSync, lastSyncOf, oneLine, whyEmpty, whyEmptyForClients } from '../../../server/jobs/sync-status';
 import type { SyncRun } from '../../../server/store/sync-runs';
 
 const SITE_DOWN = 'bccr-site: network error on http://127.0.0.1:9/SDDE/api/csrf: fetch failed: connect ECONNREFUSED 127.0.0.1:9 (gave up after 4 attempts)';
@@ -87,6 +87,16 @@ describe('whyEmpty', () => {
     expect(whyEmpty(last({ state: 'failed', error: SITE_DOWN, first: false }))).toBe(`the last sync failed: ${SITE_DOWN}`);
     expect(whyEmpty(last({ state: 'succeeded' }))).toBe('the last sync stored no rate');
     expect(whyEmpty(last({}))).toBe('no sync has run yet');
+  });
+});
+
+describe('whyEmptyForClients', () => {
+  const last = (over: Partial<LastSync>): LastSync => ({ state: 'never', error: null, finishedAt: null, first: true, ...over });
+  it('tells an API client the same story without the failure’s detail', () => {
+    expect(whyEmptyForClients(last({ state: 'failed', error: SITE_DOWN, first: false }))).toBe('the last sync failed; the operator has been told');
+    expect(whyEmptyForClients(last({ state: 'running' }))).toBe('the first sync is running');
+    expect(whyEmptyForClients(last({ state: 'succeeded' }))).toBe('the last sync stored no rate');
+    expect(whyEmptyForClients(last({}))).toBe('no sync has run yet');
   });
 });
 

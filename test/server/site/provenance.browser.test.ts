@@ -162,3 +162,24 @@ it('reads on a phone too', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
+
+it('keeps its look when the saved page is opened offline: it loads nothing, its styles are in it', async () => {
+  const saved = (await t.get(`/exchange-rate/provenance?date=${DAY}&format=html&locale=en`)).text;
+  await withPage({}, async (page) => {
+    // Offline: every request the page would make fails, and is noted.
+    const requested: string[] = [];
+    await page.route('**/*', (route) => {
+      requested.push(route.request().url());
+      return route.abort();
+    });
+    await page.setContent(saved);
+    expect(
+      await page
+        .locator('.facts > div')
+        .first()
+        .evaluate((el) => getComputedStyle(el).display),
+    ).toBe('grid');
+    // Nothing it needs to look right was asked for (a browser may still try the icon).
+    expect(requested.filter((url) => !url.endsWith('/favicon.svg'))).toEqual([]);
+  });
+});
