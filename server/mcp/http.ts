@@ -29,6 +29,8 @@ export interface McpDeps {
   /** The calendar day in Costa Rica now. */
   today: () => string;
   logger: Logger;
+  /** The instance serves simulated data: each summary says so. */
+  demo?: boolean;
 }
 
 /** The headers the transport reads; the rest (the key above all) stay out of the MCP handlers' reach. */
@@ -54,6 +56,7 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     const server = createToolServer(
       tools,
       inProcess(() => ({ today: deps.today(), apiKey: apiKey ?? null }), deps.logger),
+      { demo: deps.demo },
     );
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -7,15 +7,10 @@ import addFormats from 'ajv-formats';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import type { Usage } from '../../../shared/types';
 import { startTestApp, type TestApp } from '../../helpers/app';
+import { connect } from './client';
 import { CALLS, NOW, REFUSALS, seed, TOOL_PARAMS } from './fixture';
 
 const ACCEPT = 'application/json, text/event-stream';
-
-async function connect(url: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'crc-rates-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }));
-  return client;
-}
 
 const texts = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : `<${c.type}>`));
 
