@@ -5,18 +5,20 @@
  *
  * A result is two text items, the one-line summary first and then the route's `data` as JSON,
  * plus `structuredContent: { data }` (matching the tool's output schema). An error is a tool error
- * (`isError: true`) whose one text item is `CODE: message`, as the REST envelope has them.
+ * (`isError: true`) whose one text item is `CODE: message`, as the REST envelope has them. A call
+ * whose params cannot be read (arguments that are not an object) is the protocol's -32602.
  *
  * The summary is plain text on one line (one-line.ts), and on a demo instance it says first that
  * the data is simulated, as the pages do: a model must not quote demo rates as the central bank's.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RawQuery, Route } from '../http/route';
 import { version } from '../version';
 import { toRawQuery } from './arguments';
 import type { ToolDefinition } from './definitions';
 import { oneLine } from './one-line';
+import { ToolCallRequestSchema } from './tool-call';
 
 /** What running a tool's route came to. */
 export type Outcome = { ok: true; data: unknown } | { ok: false; error: string };
@@ -61,7 +63,8 @@ export function createToolServer(definitions: readonly ToolDefinition[], execute
   const byName = new Map(definitions.map((d) => [d.spec.name, d]));
   const server = new Server({ name: 'crc-rates', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions.map((d) => d.tool) }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+  server.setRequestHandler(ToolCallRequestSchema, async ({ params }) => {
+    if (params.problem) throw new McpError(ErrorCode.InvalidParams, params.problem);
     const definition = byName.get(params.name);
     // Not a tool error: the call names no tool at all (the protocol's own error, as the spec asks).
     if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);

@@ -153,12 +153,14 @@ describe('POST /api/v1/mcp', () => {
       );
     });
 
-    it('counts every answered POST against the monthly quota, tool errors too, and a notification against nothing', async () => {
+    it('counts an answered POST and a tool call answered with data against the monthly quota; a tool error and a notification against nothing', async () => {
       const before = await used(t.key);
       expect((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
-      const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_history', arguments: { days: 0 } } });
-      expect(call.status).toBe(200);
-      expect(call.headers.get('x-quota-remaining')).toBe(String(1_000_000_000 - before - 2));
+      const refused = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_history', arguments: { days: 0 } } });
+      expect(refused.status).toBe(200);
+      expect(refused.headers.get('x-quota-remaining')).toBe(String(1_000_000_000 - before - 1));
+      const answered = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_history', arguments: { days: 2 } } });
+      expect(answered.headers.get('x-quota-remaining')).toBe(String(1_000_000_000 - before - 2));
       expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
       expect(await used(t.key)).toBe(before + 2);
     });
