@@ -75,6 +75,16 @@ describe('POST /api/v1/mcp', () => {
       expect(validate('get_history')({ days: 0 })).toBe(false);
       expect(validate('convert')({ amount: '100', from: 'USD', rate: 'buy' })).toBe(true);
       expect(validate('convert')({ from: 'USD' })).toBe(false);
+      // The amount as the tool takes it: a decimal as text, or a JSON number in the route's range.
+      expect(validate('convert')({ amount: 250 })).toBe(true);
+      expect(validate('convert')({ amount: 0.5 })).toBe(true);
+      expect(validate('convert')({ amount: '1e3' })).toBe(true);
+      expect(validate('convert')({ amount: 1e12 })).toBe(true);
+      expect(validate('convert')({ amount: 0 })).toBe(false);
+      expect(validate('convert')({ amount: -5 })).toBe(false);
+      expect(validate('convert')({ amount: 1e13 })).toBe(false);
+      expect(validate('convert')({ amount: 'ten' })).toBe(false);
+      expect(validate('convert')({ amount: true })).toBe(false);
       expect(validate('get_best_institution')({ operation: 'sell', type: 'bank' })).toBe(false);
       expect(validate('get_rate')({ date: '2025-02-30' })).toBe(false);
     });
@@ -99,7 +109,9 @@ describe('POST /api/v1/mcp', () => {
         for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
           const parameter = parameters.find((p) => p.name === name);
           const { example, ...schema } = parameter?.schema ?? {};
-          expect(property).toEqual({ ...schema, description: parameter?.description, ...(example === undefined ? {} : { examples: [example] }) });
+          // A decimal also comes as a JSON number, with the route's own range.
+          const accepted = name === 'amount' ? { anyOf: [schema, { type: 'number', exclusiveMinimum: 0, maximum: 1e12 }] } : schema;
+          expect(property).toEqual({ ...accepted, description: parameter?.description, ...(example === undefined ? {} : { examples: [example] }) });
         }
       }
     });
