@@ -64,7 +64,7 @@ export function mountMcp(router: Router, deps: McpDeps): void {
   const keyed = guard(access, { access: 'key', quota: true, rateLimit: true, selfMetered: true });
   const inFlight = createInFlightLimit();
   // Counted from before the body is read: a request still sending its body holds its place too.
-  const oneAtATime = async (ctx: Context, next: () => Promise<unknown>) => {
+  const boundedPerKey = async (ctx: Context, next: () => Promise<unknown>) => {
     const end = inFlight.enter(access.requireKey(ctx).id);
     try {
       await next();
@@ -74,7 +74,7 @@ export function mountMcp(router: Router, deps: McpDeps): void {
   };
   const body = parseBody(['json'], 'The body is not valid JSON');
 
-  router.post(MCP_PATH, keyed, oneAtATime, body, async (ctx: Context) => {
+  router.post(MCP_PATH, keyed, boundedPerKey, body, async (ctx: Context) => {
     const key = access.requireKey(ctx);
     const toolCalls = countToolCalls((ctx.request as { body?: unknown }).body);
     // A POST without a tool call is one request; with some, each call is (metered.ts).
