@@ -132,7 +132,7 @@ export function createApp(deps: AppDeps): App {
   const api = new Router({ prefix: API_PREFIX });
   const today = perSecond(clock, calendarDay);
   mountRoutes(api, routes, { cache, access, today });
-  mountMcp(api, { routes, access, today, logger: deps.logger });
+  mountMcp(api, { routes, access, today, logger: deps.logger, demo: deps.demo ?? false });
 
   const site = new Router();
   mountSite(site, {

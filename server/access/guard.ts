@@ -15,6 +15,12 @@ export interface GuardedRoute {
   quota: boolean;
   /** Whether the request counts against the per-minute limit. */
   rateLimit: boolean;
+  /**
+   * The route counts a known key's requests itself, against the limit and the quota (the MCP
+   * endpoint counts each tool call). The guard then counts only a request it refuses for its key,
+   * and for a known key only reads where it stands.
+   */
+  selfMetered?: boolean;
 }
 
 /**
@@ -24,11 +30,11 @@ export interface GuardedRoute {
 export function guard(access: AccessControl, route: GuardedRoute, keyInQuery: (ctx: Context) => boolean = () => false): Middleware {
   return async function guard(ctx, next) {
     await access.identify(ctx, keyInQuery(ctx));
-    const { keyError }: AccessState = ctx.state;
+    const { keyError, apiKey }: AccessState = ctx.state;
     // The key could not be looked up (the database is away): a keyed route cannot answer, and the
     // caller must not be counted as a keyless one (its address's limit is shared by others).
     if (keyError !== undefined && route.access === 'key') throw keyError;
-    await access.check(ctx, route.rateLimit);
+    await access.check(ctx, route.rateLimit && !(route.selfMetered && apiKey));
     if (route.access === 'public') return next();
     const key = access.requireKey(ctx);
     try {
@@ -38,7 +44,7 @@ export function guard(access: AccessControl, route: GuardedRoute, keyInQuery: (c
       if (!isDatabaseUnreachable(error)) await access.describe(ctx, key);
       throw error;
     }
-    if (route.quota && ctx.status === 200) await access.consume(ctx, key);
+    if (route.quota && !route.selfMetered && ctx.status === 200) await access.consume(ctx, key);
     else await access.describe(ctx, key);
   };
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../shared/limits';
 import { PLAN_IDS, PLANS } from '../../shared/plans';
+import { MAX_BATCH } from '../mcp/batch';
 import { MCP_PATH } from '../mcp/http';
 import { BASE_URL_VARIABLE, KEY_VARIABLE } from '../mcp/rest';
 import { TOOLS } from '../mcp/tools';
@@ -126,7 +127,7 @@ export function createLlmsTxt(routes: readonly Route[], { publicUrl, apiPrefix }
     `- [Postman collection](${base}/postman.json): one request per route, variables \`{{baseUrl}}\` and \`{{apiKey}}\`; runs with Newman.`,
     `- [API reference](${publicUrl}/docs): the OpenAPI document in Swagger UI.`,
     ...formatLines(routes),
-    `- MCP (Model Context Protocol): \`POST ${base}${MCP_PATH}\` (Streamable HTTP, the key in \`x-api-key\`, counted like REST), or \`npm run mcp\` in a checkout of the project (stdio; reads \`${KEY_VARIABLE}\` and \`${BASE_URL_VARIABLE}\` and calls this REST API). Tools: ${TOOLS.map((tool) => `\`${tool.name}\` (\`${tool.path}\`)`).join(', ')}.`,
+    `- MCP (Model Context Protocol): \`POST ${base}${MCP_PATH}\` (Streamable HTTP, the key in \`x-api-key\`; every tool call counts as one request, alone or in a batch of at most ${MAX_BATCH} messages), or \`npm run mcp\` in a checkout of the project (stdio; reads \`${KEY_VARIABLE}\` and \`${BASE_URL_VARIABLE}\` and calls this REST API). Tools: ${TOOLS.map((tool) => `\`${tool.name}\` (\`${tool.path}\`)`).join(', ')}.`,
     '',
   ].join('\n');
 }

@@ -16,14 +16,32 @@ function expecting<T extends z.ZodType>(schema: T, expectation: string): T {
   return schema;
 }
 
-/** The expectation of a schema, also when a route wrapped it afterwards (`date(…).optional()`). */
-export function expectationOf(schema: z.ZodType): string | undefined {
+/** What `notes` records of a schema, also when a route wrapped it afterwards (`date(…).optional()`). */
+function noteOf<T>(notes: WeakMap<z.ZodType, T>, schema: z.ZodType): T | undefined {
   let current: z.ZodType = schema;
-  while (!expectations.has(current) && (current instanceof z.ZodOptional || current instanceof z.ZodDefault)) {
+  while (!notes.has(current) && (current instanceof z.ZodOptional || current instanceof z.ZodDefault)) {
     current = current.unwrap() as z.ZodType;
   }
-  return expectations.get(current);
+  return notes.get(current);
 }
+
+/** The expectation of a schema, in words. */
+export const expectationOf = (schema: z.ZodType): string | undefined => noteOf(expectations, schema);
+
+/** The range of a decimal parameter, as JSON Schema says it of a number. */
+export interface NumberRange {
+  exclusiveMinimum?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
+const numberForms = new WeakMap<z.ZodType, NumberRange>();
+
+/**
+ * The JSON number a decimal parameter may also be given as, where arguments are JSON (an MCP tool
+ * call: `"amount": 250` means `amount=250`); a query string only ever carries its text.
+ */
+export const numberFormOf = (schema: z.ZodType): NumberRange | undefined => noteOf(numberForms, schema);
 
 const strictInteger = (value: unknown) => (typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value) ? Number(value) : value);
 const lowerCase = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
@@ -54,14 +72,17 @@ export function currency(description: string) {
   return expecting(z.preprocess(upperCase, z.enum(CURRENCIES)).meta({ description }), `one of ${CURRENCIES.join(', ')}`);
 }
 
-export function decimalString(description: string, expectation: string) {
-  return expecting(
+/** A decimal as text; `range` is the route's own check of it, said again for JSON clients (`numberFormOf`). */
+export function decimalString(description: string, expectation: string, range: NumberRange = {}) {
+  const schema = expecting(
     z
       .string()
       .regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/)
       .meta({ description, example: '100' }),
     expectation,
   );
+  numberForms.set(schema, range);
+  return schema;
 }
 
 export type QueryShape = Record<string, z.ZodType>;

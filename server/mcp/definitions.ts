@@ -3,10 +3,14 @@
  * description from the route's summary and description, the input schema from the route's
  * parameter schemas as the OpenAPI document writes them, the output schema from its response
  * schema). Both transports list exactly these.
+ *
+ * Arguments are JSON, so a decimal parameter (`amount`) is also taken as a JSON number (arguments.ts
+ * turns it into the text a query would carry): its schema says both, each with the route's rules.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { parameters } from '../http/openapi';
+import { type NumberRange, numberFormOf } from '../http/params';
 import type { Route } from '../http/route';
 import { TOOLS, type ToolSpec } from './tools';
 
@@ -23,9 +27,10 @@ type Json = Record<string, unknown>;
  * A parameter's schema as JSON Schema proper: OpenAPI's `example` (from the zod metadata) becomes
  * `examples`, and the parameter's description moves into the schema.
  */
-function propertyOf(parameter: Json): Json {
+function propertyOf(parameter: Json, numberForm: NumberRange | undefined): Json {
   const { example, ...schema } = parameter.schema as Json;
-  return { ...schema, description: parameter.description, ...(example !== undefined ? { examples: [example] } : {}) };
+  const accepted = numberForm ? { anyOf: [schema, { type: 'number', ...numberForm }] } : schema;
+  return { ...accepted, description: parameter.description, ...(example !== undefined ? { examples: [example] } : {}) };
 }
 
 function inputSchema(route: Route, names: readonly string[]): Tool['inputSchema'] {
@@ -35,7 +40,8 @@ function inputSchema(route: Route, names: readonly string[]): Tool['inputSchema'
   for (const name of names) {
     const parameter = byName.get(name);
     if (!parameter) throw new Error(`${route.path} has no parameter "${name}"`);
-    properties[name] = propertyOf(parameter);
+    const schema = route.query[name];
+    properties[name] = propertyOf(parameter, schema ? numberFormOf(schema) : undefined);
     if (parameter.required === true) required.push(name);
   }
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };

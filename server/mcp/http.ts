@@ -4,21 +4,33 @@
  * so GET and DELETE (a stream to resume, a session to end) are 405 like any other method a path
  * does not take.
  *
- * A POST is a keyed request like a REST one (guard.ts): the key in `x-api-key` (401 without it),
- * the per-minute limit, and one unit of the monthly quota for every answered (200) POST, whatever
- * it carried (initialize, tools/list, a tool call, tool errors included); a notification (202)
- * counts only against the per-minute limit.
+ * A POST is a keyed request (guard.ts): the key in `x-api-key`, a 401 without it. What it costs
+ * depends on what it carries, read before anything runs (batch.ts: at most 10 messages, a 400
+ * beyond, which costs nothing):
+ *
+ * - tool calls: each one is one request of the key (metered.ts), and the POST itself costs nothing
+ *   more; a call refused by the limit or the quota is a tool error, the other calls are answered;
+ * - no tool call (initialize, tools/list, notifications): the POST is one request, as a REST one
+ *   is: one of the per-minute limit (a 429 over it), and one unit of the quota when answered
+ *   (200; a notification's 202 costs none).
+ *
+ * The limit and quota headers say where the key stands once the whole POST is done. At most two
+ * POSTs of one key are handled at a time (in-flight.ts): with at most 10 calls each, the answers
+ * the instance holds for one key stay within a few MB.
  */
 import type Router from '@koa/router';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'koa';
-import type { AccessControl, AccessState } from '../access/access';
+import type { AccessControl } from '../access/access';
 import { guard } from '../access/guard';
 import { parseBody } from '../http/middleware/body';
 import type { Route } from '../http/route';
 import type { Logger } from '../logger';
+import { countToolCalls } from './batch';
 import { describeTools } from './definitions';
+import { createInFlightLimit } from './in-flight';
 import { inProcess } from './in-process';
+import { metered } from './metered';
 import { createToolServer } from './server';
 
 export const MCP_PATH = '/mcp';
@@ -29,6 +41,8 @@ export interface McpDeps {
   /** The calendar day in Costa Rica now. */
   today: () => string;
   logger: Logger;
+  /** The instance serves simulated data: each summary says so. */
+  demo?: boolean;
 }
 
 /** The headers the transport reads; the rest (the key above all) stay out of the MCP handlers' reach. */
@@ -46,15 +60,27 @@ function webRequest(ctx: Context): Request {
 
 export function mountMcp(router: Router, deps: McpDeps): void {
   const tools = describeTools(deps.routes);
-  const keyed = guard(deps.access, { access: 'key', quota: true, rateLimit: true });
+  const { access, logger } = deps;
+  const keyed = guard(access, { access: 'key', quota: true, rateLimit: true, selfMetered: true });
+  const inFlight = createInFlightLimit();
+  // Counted from before the body is read: a request still sending its body holds its place too.
+  const boundedPerKey = async (ctx: Context, next: () => Promise<unknown>) => {
+    const end = inFlight.enter(access.requireKey(ctx).id);
+    try {
+      await next();
+    } finally {
+      end();
+    }
+  };
   const body = parseBody(['json'], 'The body is not valid JSON');
 
-  router.post(MCP_PATH, keyed, body, async (ctx: Context) => {
-    const { apiKey }: AccessState = ctx.state;
-    const server = createToolServer(
-      tools,
-      inProcess(() => ({ today: deps.today(), apiKey: apiKey ?? null }), deps.logger),
-    );
+  router.post(MCP_PATH, keyed, boundedPerKey, body, async (ctx: Context) => {
+    const key = access.requireKey(ctx);
+    const toolCalls = countToolCalls((ctx.request as { body?: unknown }).body);
+    // A POST without a tool call is one request; with some, each call is (metered.ts).
+    if (toolCalls === 0) await access.check(ctx);
+    const run = inProcess(() => ({ today: deps.today(), apiKey: key }), logger);
+    const server = createToolServer(tools, toolCalls === 0 ? run : metered(run, { access, ctx, key, logger }), { demo: deps.demo });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -69,5 +95,8 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     } finally {
       await server.close();
     }
+    if (toolCalls === 0 && ctx.status === 200) await access.consume(ctx, key);
+    // The calls of a batch set the headers as each was counted, in whatever order they finished.
+    else if (toolCalls > 0) await access.check(ctx, false);
   });
 }

@@ -5,7 +5,17 @@
 import { asHttpError } from '../http/middleware/error-envelope';
 import type { RequestScope } from '../http/route';
 import type { Logger } from '../logger';
-import { errorText, type Execute } from './server';
+import { errorText, type Execute, type Outcome } from './server';
+
+/**
+ * An error as the error envelope renders it: a client error keeps its code and message, anything
+ * else is logged in full and told in fixed words (no stack, SQL or secret reaches a model).
+ */
+export function failure(error: unknown, logger: Logger, path: string): Outcome {
+  const known = asHttpError(error);
+  if (!known || known.status >= 500) logger.error({ err: error, tool: path }, known?.message ?? 'tool call failed');
+  return { ok: false, error: known ? errorText(known.code, known.message) : errorText('INTERNAL_ERROR', 'Internal server error') };
+}
 
 export function inProcess(scope: () => RequestScope, logger: Logger): Execute {
   return async (route, raw) => {
@@ -13,11 +23,7 @@ export function inProcess(scope: () => RequestScope, logger: Logger): Execute {
       const query = route.parse(raw);
       return { ok: true, data: await route.handle(query, scope()) };
     } catch (error) {
-      // Rendered as the error envelope renders it: a client error keeps its message, anything
-      // else is logged in full and told in fixed words (no stack, SQL or secret reaches a model).
-      const known = asHttpError(error);
-      if (!known || known.status >= 500) logger.error({ err: error, tool: route.path }, known?.message ?? 'tool call failed');
-      return { ok: false, error: known ? errorText(known.code, known.message) : errorText('INTERNAL_ERROR', 'Internal server error') };
+      return failure(error, logger, route.path);
     }
   };
 }

@@ -5,14 +5,20 @@
  *
  * A result is two text items, the one-line summary first and then the route's `data` as JSON,
  * plus `structuredContent: { data }` (matching the tool's output schema). An error is a tool error
- * (`isError: true`) whose one text item is `CODE: message`, as the REST envelope has them.
+ * (`isError: true`) whose one text item is `CODE: message`, as the REST envelope has them. A call
+ * whose params cannot be read (arguments that are not an object) is the protocol's -32602.
+ *
+ * The summary is plain text on one line (one-line.ts), and on a demo instance it says first that
+ * the data is simulated, as the pages do: a model must not quote demo rates as the central bank's.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { RawQuery, Route } from '../http/route';
 import { version } from '../version';
 import { toRawQuery } from './arguments';
 import type { ToolDefinition } from './definitions';
+import { oneLine } from './one-line';
+import { ToolCallRequestSchema } from './tool-call';
 
 /** What running a tool's route came to. */
 export type Outcome = { ok: true; data: unknown } | { ok: false; error: string };
@@ -27,27 +33,43 @@ export function errorText(code: string, message: string): string {
   return `${code}: ${message}`;
 }
 
-function toolResult(definition: ToolDefinition, outcome: Outcome): CallToolResult {
+export interface ToolServerOptions {
+  /** The instance serves simulated data (`npm run demo`). */
+  demo?: boolean;
+}
+
+/** In the summary's language: Spanish where the data says it is (get_insights with `locale=es`). */
+const DEMO_LABEL = { en: 'Demo data, simulated', es: 'Datos de demostración, simulados' } as const;
+
+function summaryOf(definition: ToolDefinition, data: unknown, demo: boolean): string {
+  const line = oneLine(definition.spec.summarize(data));
+  if (!demo) return line;
+  const locale = typeof data === 'object' && data !== null && 'locale' in data && data.locale === 'es' ? 'es' : 'en';
+  return `${DEMO_LABEL[locale]}: ${line}`;
+}
+
+function toolResult(definition: ToolDefinition, outcome: Outcome, demo: boolean): CallToolResult {
   if (!outcome.ok) return { content: [{ type: 'text', text: outcome.error }], isError: true };
   return {
     content: [
-      { type: 'text', text: definition.spec.summarize(outcome.data) },
+      { type: 'text', text: summaryOf(definition, outcome.data, demo) },
       { type: 'text', text: JSON.stringify(outcome.data) },
     ],
     structuredContent: { data: outcome.data },
   };
 }
 
-export function createToolServer(definitions: readonly ToolDefinition[], execute: Execute): Server {
+export function createToolServer(definitions: readonly ToolDefinition[], execute: Execute, { demo = false }: ToolServerOptions = {}): Server {
   const byName = new Map(definitions.map((d) => [d.spec.name, d]));
   const server = new Server({ name: 'crc-rates', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions.map((d) => d.tool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const definition = byName.get(request.params.name);
+  server.setRequestHandler(ToolCallRequestSchema, async ({ params }) => {
+    if (params.problem) throw new McpError(ErrorCode.InvalidParams, params.problem);
+    const definition = byName.get(params.name);
     // Not a tool error: the call names no tool at all (the protocol's own error, as the spec asks).
-    if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const outcome = await execute(definition.route, toRawQuery(request.params.arguments, definition.spec.params));
-    return toolResult(definition, outcome);
+    if (!definition) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const outcome = await execute(definition.route, toRawQuery(params.arguments, definition.spec.params));
+    return toolResult(definition, outcome, demo);
   });
   return server;
 }

@@ -24,7 +24,10 @@ export function convertRoutes({ rates, sync }: { rates: RatesStore; sync: SyncVi
       description:
         'USD→CRC multiplies by the rate, CRC→USD divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.',
       query: {
-        amount: decimalString(`The amount to convert: ${AMOUNT_RULE}; exponent notation is allowed.`, AMOUNT_RULE),
+        amount: decimalString(`The amount to convert: ${AMOUNT_RULE}; exponent notation is allowed.`, AMOUNT_RULE, {
+          exclusiveMinimum: 0,
+          maximum: LIMITS.convert.maxAmount,
+        }),
         from: currency('Currency of the amount (default USD).').optional(),
         to: currency('Currency wanted (default: the other one).').optional(),
         rate: oneOf(RATE_SIDES, 'Which official rate to apply.', 'sell'),

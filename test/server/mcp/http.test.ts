@@ -7,15 +7,10 @@ import addFormats from 'ajv-formats';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import type { Usage } from '../../../shared/types';
 import { startTestApp, type TestApp } from '../../helpers/app';
+import { connect } from './client';
 import { CALLS, NOW, REFUSALS, seed, TOOL_PARAMS } from './fixture';
 
 const ACCEPT = 'application/json, text/event-stream';
-
-async function connect(url: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'crc-rates-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-api-key': key } } }));
-  return client;
-}
 
 const texts = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : `<${c.type}>`));
 
@@ -80,6 +75,16 @@ describe('POST /api/v1/mcp', () => {
       expect(validate('get_history')({ days: 0 })).toBe(false);
       expect(validate('convert')({ amount: '100', from: 'USD', rate: 'buy' })).toBe(true);
       expect(validate('convert')({ from: 'USD' })).toBe(false);
+      // The amount as the tool takes it: a decimal as text, or a JSON number in the route's range.
+      expect(validate('convert')({ amount: 250 })).toBe(true);
+      expect(validate('convert')({ amount: 0.5 })).toBe(true);
+      expect(validate('convert')({ amount: '1e3' })).toBe(true);
+      expect(validate('convert')({ amount: 1e12 })).toBe(true);
+      expect(validate('convert')({ amount: 0 })).toBe(false);
+      expect(validate('convert')({ amount: -5 })).toBe(false);
+      expect(validate('convert')({ amount: 1e13 })).toBe(false);
+      expect(validate('convert')({ amount: 'ten' })).toBe(false);
+      expect(validate('convert')({ amount: true })).toBe(false);
       expect(validate('get_best_institution')({ operation: 'sell', type: 'bank' })).toBe(false);
       expect(validate('get_rate')({ date: '2025-02-30' })).toBe(false);
     });
@@ -104,7 +109,9 @@ describe('POST /api/v1/mcp', () => {
         for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
           const parameter = parameters.find((p) => p.name === name);
           const { example, ...schema } = parameter?.schema ?? {};
-          expect(property).toEqual({ ...schema, description: parameter?.description, ...(example === undefined ? {} : { examples: [example] }) });
+          // A decimal also comes as a JSON number, with the route's own range.
+          const accepted = name === 'amount' ? { anyOf: [schema, { type: 'number', exclusiveMinimum: 0, maximum: 1e12 }] } : schema;
+          expect(property).toEqual({ ...accepted, description: parameter?.description, ...(example === undefined ? {} : { examples: [example] }) });
         }
       }
     });
@@ -158,12 +165,14 @@ describe('POST /api/v1/mcp', () => {
       );
     });
 
-    it('counts every answered POST against the monthly quota, tool errors too, and a notification against nothing', async () => {
+    it('counts an answered POST and a tool call answered with data against the monthly quota; a tool error and a notification against nothing', async () => {
       const before = await used(t.key);
       expect((await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
-      const call = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_history', arguments: { days: 0 } } });
-      expect(call.status).toBe(200);
-      expect(call.headers.get('x-quota-remaining')).toBe(String(1_000_000_000 - before - 2));
+      const refused = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_history', arguments: { days: 0 } } });
+      expect(refused.status).toBe(200);
+      expect(refused.headers.get('x-quota-remaining')).toBe(String(1_000_000_000 - before - 1));
+      const answered = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_history', arguments: { days: 2 } } });
+      expect(answered.headers.get('x-quota-remaining')).toBe(String(1_000_000_000 - before - 2));
       expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
       expect(await used(t.key)).toBe(before + 2);
     });

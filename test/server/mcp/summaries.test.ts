@@ -1,0 +1,90 @@
+/**
+ * The one-line summary of a tool's answer: plain text on one line whatever the upstream names
+ * hold, and on a demo instance it says first that the data is simulated.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { oneLine } from '../../../server/mcp/one-line';
+import { createBankingStore } from '../../../server/store/banking';
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { connect } from './client';
+import { NOW, seed } from './fixture';
+
+const summaryOf = async (client: Client, name: string, args: Record<string, unknown>) => {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const [first] = result.content;
+  return first?.type === 'text' ? first.text : undefined;
+};
+
+/** Any control character (C0, DEL, C1), line or paragraph separator, or bidirectional control. */
+const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+
+describe('oneLine', () => {
+  it('turns line breaks and tabs into single spaces', () => {
+    expect(oneLine('Casa\nde\r\ncambio\tDos\u0085y\u2028Tres')).toBe('Casa de cambio Dos y Tres');
+    expect(oneLine('Un  nombre   con espacios \u2029')).toBe('Un nombre con espacios');
+  });
+
+  it('drops escape sequences’ controls, other controls and bidirectional overrides', () => {
+    expect(oneLine('\u001b[31mRoja\u001b[0m')).toBe('[31mRoja[0m');
+    expect(oneLine('Banco\u202e\u2066 al revés\u2069')).toBe('Banco al revés');
+    expect(oneLine('Bell\u0007\u009b\u007f\u0000end')).toBe('Bellend');
+  });
+
+  it('leaves markup and every other character as it is: the line is text', () => {
+    expect(oneLine('<script>alert(1)</script> Casa Html & "Cía" ₡ ñ')).toBe('<script>alert(1)</script> Casa Html & "Cía" ₡ ñ');
+  });
+});
+
+describe('tool summaries over POST /api/v1/mcp', () => {
+  describe('names from the central bank’s site', () => {
+    let t: TestApp;
+    let client: Client;
+    beforeAll(async () => {
+      t = await startTestApp({ clock: () => NOW });
+      await seed(t);
+      await createBankingStore(t.database.db).saveDay({
+        date: '2025-01-30',
+        source: 'bccr-site',
+        fetchedAt: NOW,
+        institutions: [{ id: 'casa-html', name: '<script>alert(1)</script>\u0007 Casa\nHtml\u001b[31m\u202e', type: 'exchange_house', known: false }],
+        quotes: [{ institutionId: 'casa-html', buy: 510, sell: 511, updatedAt: new Date('2025-01-30T14:30:00Z') }],
+      });
+      client = await connect(`${t.api}/mcp`, t.key);
+    });
+    afterAll(async () => {
+      await client.close();
+      await t.close();
+    });
+
+    it('prints an institution’s name as plain text on one line, with no control character', async () => {
+      const summary = await summaryOf(client, 'get_best_institution', { operation: 'buy' });
+      expect(summary).toBe('Best place to sell dollars on 2025-01-30: <script>alert(1)</script> Casa Html[31m, which buys at ₡510.00');
+      expect(summary).not.toMatch(UNSAFE);
+    });
+  });
+
+  describe('on a demo instance', () => {
+    let t: TestApp;
+    let client: Client;
+    beforeAll(async () => {
+      t = await startTestApp({ clock: () => NOW, demo: true });
+      await seed(t);
+      client = await connect(`${t.api}/mcp`, t.key);
+    });
+    afterAll(async () => {
+      await client.close();
+      await t.close();
+    });
+
+    it('says first that the data is simulated', async () => {
+      expect(await summaryOf(client, 'get_latest_rate', {})).toBe('Demo data, simulated: Latest official rate, 2025-01-30: buy ₡506.55, sell ₡512.85');
+    });
+
+    it('says it in Spanish where the summary is in Spanish', async () => {
+      expect(await summaryOf(client, 'get_insights', { locale: 'es' })).toBe(
+        'Datos de demostración, simulados: Del 1 al 30 de enero de 2025, el colón se apreció: venta ₡520,10 → ₡512,85 (−1,4 %)',
+      );
+    });
+  });
+});
