@@ -8,6 +8,12 @@ export const LIMITS = {
   convert: { maxAmount: 1e12 },
   insights: { minDays: 7, maxDays: 365, defaultDays: 30 },
   rateLimit: { perMinute: 60, windowSeconds: 60 },
+  /**
+   * One POST to the MCP endpoint: at most `batch` messages, at most `inFlightPerKey` POSTs of one
+   * key handled at a time, so an answer weighs at most `answerMb` (a batch of the largest tool
+   * answer, a year of history, about 120 KB each with its JSON text and structured copy).
+   */
+  mcp: { batch: 10, inFlightPerKey: 2, answerMb: 2 },
   /** Money is rounded to 2 decimals, derived statistics to 4 (half away from zero). */
   decimals: { money: 2, statistic: 4 },
 } as const;

@@ -7,8 +7,6 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
 import { API_KEY_CHALLENGE } from '../access/access';
 import { LIMITS } from '../../shared/limits';
-import { MAX_ANSWER_MB, MAX_BATCH } from '../mcp/batch';
-import { MAX_IN_FLIGHT_PER_KEY } from '../mcp/in-flight';
 import * as sharedSchemas from '../../shared/schemas';
 import { isRequired } from './params';
 import type { Route } from './route';
@@ -40,7 +38,7 @@ function description(routes: readonly Route[]): string {
 
 **Limits.** ${LIMITS.rateLimit.perMinute} requests per minute per key (per IP without one), and a monthly quota per key (Pro: 5,000), reset at 00:00 UTC on the first day of each month. Answers carry \`X-RateLimit-*\` and, with a key, \`X-Quota-*\`. Answers carry a strong \`ETag\`; send it in \`If-None-Match\` for a 304, which is not counted against the quota.
 
-**MCP.** \`POST /mcp\` is the Model Context Protocol server (JSON-RPC over Streamable HTTP, so not among the paths below). Every tool call is one request, alone or in a batch: one of the per-minute limit, and one unit of the quota when answered with data; a call refused by either is a tool error carrying \`RATE_LIMITED\` or \`QUOTA_EXCEEDED\`. A POST without a tool call is one request. A batch holds at most ${MAX_BATCH} messages (else 400), and at most ${MAX_IN_FLIGHT_PER_KEY} POSTs of one key are handled at a time (else 429 with \`Retry-After: 1\`), so an answer is at most ${MAX_ANSWER_MB} MB.`;
+**MCP.** \`POST /mcp\` is the Model Context Protocol server (JSON-RPC over Streamable HTTP, so not among the paths below). Every tool call is one request, alone or in a batch: one of the per-minute limit, and one unit of the quota when answered with data; a call refused by either is a tool error carrying \`RATE_LIMITED\` or \`QUOTA_EXCEEDED\`. A POST without a tool call is one request. A batch holds at most ${LIMITS.mcp.batch} messages (else 400), and at most ${LIMITS.mcp.inFlightPerKey} POSTs of one key are handled at a time (else 429 with \`Retry-After: 1\`), so an answer is at most ${LIMITS.mcp.answerMb} MB.`;
 }
 
 const ERROR_TEXT: Record<ErrorCode, string> = {

@@ -3,16 +3,10 @@
  * batch of them. A batch is bounded (each tool call in it may answer a year of rates, about
  * 120 KB), and its tool calls are what it costs: each is one request of the key.
  */
+import { LIMITS } from '../../shared/limits';
 import { badRequest } from '../http/errors';
 
-/** The most messages one POST may carry. */
-export const MAX_BATCH = 10;
-
-/**
- * What the answer to one POST may weigh at most, as the documents state it: MAX_BATCH calls of the
- * largest tool answer (a year of history, about 120 KB with its JSON text and structured copy).
- */
-export const MAX_ANSWER_MB = 2;
+const MAX_BATCH = LIMITS.mcp.batch;
 
 /** A request (it has an id, so it is answered) calling a tool; a `tools/call` without an id is a notification that runs nothing. */
 function isToolCall(message: unknown): boolean {

@@ -5,11 +5,10 @@
  * of them as it cares to send. One more is refused at once (429, retry in a second) rather than
  * queued: a queue would hold the request all the same, and HTTP clients already retry a 429.
  */
+import { LIMITS } from '../../shared/limits';
 import { HttpError } from '../http/errors';
 
-export const MAX_IN_FLIGHT_PER_KEY = 2;
-
-export function createInFlightLimit(max = MAX_IN_FLIGHT_PER_KEY) {
+export function createInFlightLimit(max: number = LIMITS.mcp.inFlightPerKey) {
   const inFlight = new Map<number, number>();
   return {
     /** Counts one more request of the key, or refuses it; the function returned ends it (call it once). */

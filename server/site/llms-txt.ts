@@ -4,7 +4,7 @@
  */
 import type Router from '@koa/router';
 import { strongEtag } from '../http/etag';
-import { createLlmsTxt, type LlmsTxtOptions } from '../http/llms-txt';
+import { createLlmsTxt, type LlmsTxtOptions } from '../mcp/llms-txt';
 import type { Route } from '../http/route';
 import { sendWithEtag } from './respond';
 

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_ANSWER_MB } from '../../../server/mcp/batch';
+import { LIMITS } from '../../../shared/limits';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import type { Usage } from '../../../shared/types';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
@@ -198,7 +198,7 @@ describe('POST /api/v1/mcp: what it costs and holds', () => {
   });
 
   describe('bounded memory', () => {
-    it(`keeps the largest answer, a batch of 10 years of history, under the ${MAX_ANSWER_MB} MB it promises`, async () => {
+    it(`keeps the largest answer, a batch of 10 years of history, under the ${LIMITS.mcp.answerMb} MB it promises`, async () => {
       const key = await newKey({ monthlyQuota: 100, ratePerMinute: 20 });
       const response = await post(
         Array.from({ length: 10 }, (_, i) => call(i + 1, 'get_history', { days: 365 })),
@@ -207,7 +207,7 @@ describe('POST /api/v1/mcp: what it costs and holds', () => {
       const body = await response.text();
       const replies = JSON.parse(body) as Reply[];
       expect(replies.map((r) => firstText(r))).toEqual(Array(10).fill('365 official rates from 2024-02-05 to 2025-02-03: sell ₡500.35 → ₡503.99'));
-      expect(Buffer.byteLength(body)).toBeLessThan(MAX_ANSWER_MB * 1024 * 1024);
+      expect(Buffer.byteLength(body)).toBeLessThan(LIMITS.mcp.answerMb * 1024 * 1024);
     });
 
     it('handles at most two POSTs of one key at a time: a third is a 429 to retry in a second, others proceed', async () => {

@@ -2,18 +2,18 @@
  * /llms.txt: the API described for language models, in the llms.txt convention (a title, a
  * one-paragraph summary, then sections of markdown lists). Generated from the route list, like the
  * OpenAPI document and the Postman collection: each route with its summary, its parameters (in the
- * words of the 400 message) and an example address; the limits come from shared/.
+ * words of the 400 message) and an example address; the limits come from shared/. It lives with
+ * the MCP server, the other way language models reach the API, which it describes too.
  */
 import { z } from 'zod';
 import { LIMITS } from '../../shared/limits';
 import { PLAN_IDS, PLANS } from '../../shared/plans';
-import { MAX_BATCH } from '../mcp/batch';
-import { MCP_PATH } from '../mcp/http';
-import { BASE_URL_VARIABLE, KEY_VARIABLE } from '../mcp/rest';
-import { TOOLS } from '../mcp/tools';
+import { expectationOf, isRequired } from '../http/params';
+import type { Route } from '../http/route';
 import { SANITY_BOUNDS } from '../sources/sanity';
-import { expectationOf, isRequired } from './params';
-import type { Route } from './route';
+import { MCP_PATH } from './http';
+import { BASE_URL_VARIABLE, KEY_VARIABLE } from './rest';
+import { TOOLS } from './tools';
 
 export interface LlmsTxtOptions {
   /** Where clients reach the service, without a trailing slash. */
@@ -127,7 +127,7 @@ export function createLlmsTxt(routes: readonly Route[], { publicUrl, apiPrefix }
     `- [Postman collection](${base}/postman.json): one request per route, variables \`{{baseUrl}}\` and \`{{apiKey}}\`; runs with Newman.`,
     `- [API reference](${publicUrl}/docs): the OpenAPI document in Swagger UI.`,
     ...formatLines(routes),
-    `- MCP (Model Context Protocol): \`POST ${base}${MCP_PATH}\` (Streamable HTTP, the key in \`x-api-key\`; every tool call counts as one request, alone or in a batch of at most ${MAX_BATCH} messages), or \`npm run mcp\` in a checkout of the project (stdio; reads \`${KEY_VARIABLE}\` and \`${BASE_URL_VARIABLE}\` and calls this REST API). Tools: ${TOOLS.map((tool) => `\`${tool.name}\` (\`${tool.path}\`)`).join(', ')}.`,
+    `- MCP (Model Context Protocol): \`POST ${base}${MCP_PATH}\` (Streamable HTTP, the key in \`x-api-key\`; every tool call counts as one request, alone or in a batch of at most ${LIMITS.mcp.batch} messages), or \`npm run mcp\` in a checkout of the project (stdio; reads \`${KEY_VARIABLE}\` and \`${BASE_URL_VARIABLE}\` and calls this REST API). Tools: ${TOOLS.map((tool) => `\`${tool.name}\` (\`${tool.path}\`)`).join(', ')}.`,
     '',
   ].join('\n');
 }
