@@ -5,7 +5,7 @@
 import type { Context } from 'koa';
 import type Redis from 'ioredis';
 import { LIMITS } from '../../shared/limits';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 import type { ApiKey, ApiKeysStore } from '../store/api-keys';
 import type { UsageStore } from '../store/usage';

@@ -13,7 +13,7 @@ import type Redis from 'ioredis';
 import type { Context, Middleware } from 'koa';
 import CircuitBreaker from 'opossum';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../errors';
 import type { Logger } from '../logger';
 
 export interface RateLimiterOptions {

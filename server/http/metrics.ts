@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RatesStore } from '../store/rates';
 import type { SyncRunsStore } from '../store/sync-runs';
-import { HttpError } from './errors';
+import { HttpError } from '../errors';
 import type { RequestMetrics } from './middleware/record-request';
 
 function sameToken(sent: string, expected: string): boolean {

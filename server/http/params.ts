@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isIsoDate } from '../../shared/dates';
 import { CURRENCIES } from '../../shared/currencies';
 import { isYearMonth, YEAR_MONTH_PATTERN } from '../domain/month-close';
-import { badRequest } from './errors';
+import { badRequest } from '../errors';
 
 const expectations = new WeakMap<z.ZodType, string>();
 

@@ -4,7 +4,7 @@
  * 120 KB), and its tool calls are what it costs: each is one request of the key.
  */
 import { LIMITS } from '../../shared/limits';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../errors';
 
 const MAX_BATCH = LIMITS.mcp.batch;
 

@@ -6,7 +6,7 @@
  * queued: a queue would hold the request all the same, and HTTP clients already retry a 429.
  */
 import { LIMITS } from '../../shared/limits';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../errors';
 
 export function createInFlightLimit(max: number = LIMITS.mcp.inFlightPerKey) {
   const inFlight = new Map<number, number>();

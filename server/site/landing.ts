@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { PLAN_IDS, type PlanId } from '../../shared/plans';
-import { HttpError } from '../http/errors';
+import { HttpError } from '../errors';
 import type { Assets } from './assets';
 import { DEFAULT_LANG, isLang, LANGS, preferredLang, TEXTS, type FormField, type Lang } from './i18n';
 import type { LatestRate } from './latest';

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { PLAN_IDS } from '../../shared/plans';
 import type { createAccessRequestsStore } from '../store/access-requests';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../errors';
 import { parseBody } from '../http/middleware/body';
 
 const optionalText = (max: number) =>

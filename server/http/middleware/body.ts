@@ -5,7 +5,7 @@
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
-import { badRequest, HttpError } from '../errors';
+import { badRequest, HttpError } from '../../errors';
 
 export const BODY_LIMIT_KB = 16;
 

@@ -9,7 +9,7 @@ import type { ErrorCode } from '../../../shared/errors';
 import { API_KEY_CHALLENGE } from '../../access/access';
 import type { Logger } from '../../logger';
 import { isDatabaseUnreachable } from '../../store/database';
-import { HttpError } from '../errors';
+import { HttpError } from '../../errors';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',

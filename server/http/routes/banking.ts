@@ -6,7 +6,7 @@ import { describeQuote, sortByName } from '../../domain/institutions';
 import { rankInstitutions } from '../../domain/ranking';
 import type { BankingStore } from '../../store/banking';
 import type { RatesStore } from '../../store/rates';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { date, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';

@@ -11,7 +11,7 @@
 import { MonthCloseSchema } from '../../../shared/schemas';
 import { closeMonth, isAfterMonthOf, monthBounds, monthOf } from '../../domain/month-close';
 import type { RatesStore } from '../../store/rates';
-import { badRequest, notFound } from '../errors';
+import { badRequest, notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { yearMonth } from '../params';
 import { defineRoute, type Route } from '../route';

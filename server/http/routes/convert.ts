@@ -5,7 +5,7 @@ import { ConversionSchema } from '../../../shared/schemas';
 import { convert, isAmountInRange, parseAmount } from '../../domain/conversion';
 import type { SyncView } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
-import { badRequest } from '../errors';
+import { badRequest } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { currency, date, decimalString, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';

@@ -6,7 +6,7 @@ import { analyze } from '../../domain/analytics';
 import { chartOfColumns } from '../../domain/chart';
 import type { SyncView } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { date, integer, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';

@@ -7,7 +7,7 @@ import { HealthSchema } from '../../../shared/schemas';
 import { type LastSync, type SyncView, whyEmpty } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
 import type { SyncRunsStore } from '../../store/sync-runs';
-import { HttpError } from '../errors';
+import { HttpError } from '../../errors';
 import { defineRoute, type Route } from '../route';
 
 /** The series has a value for every calendar day, so more than this many days behind is stale. */

@@ -6,7 +6,7 @@
 import type { SyncView } from '../../jobs/sync-status';
 import { whyEmptyForClients } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
-import { notFound, type HttpError } from '../errors';
+import { notFound, type HttpError } from '../../errors';
 import { API_PREFIX } from '../urls';
 
 const SEE_HEALTH = `see ${API_PREFIX}/health`;

@@ -8,7 +8,7 @@ import { LANGS } from '../../site/i18n';
 import { provenanceHtml, provenancePageHeaders } from '../../site/provenance';
 import type { Database } from '../../store/database';
 import { createProvenanceStore } from '../../store/provenance';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { date, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
 import { checkFromTo } from './windows';

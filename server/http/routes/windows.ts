@@ -2,7 +2,7 @@
 import { addDays, daysBetween } from '../../../shared/dates';
 import type { SyncView } from '../../jobs/sync-status';
 import type { RatesStore } from '../../store/rates';
-import { badRequest } from '../errors';
+import { badRequest } from '../../errors';
 import type { RawQuery } from '../route';
 import { nothingStored } from './no-rate';
 

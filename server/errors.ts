@@ -1,5 +1,9 @@
-/** Typed errors thrown anywhere and rendered once, by `renderError`, into the API's envelope. */
-import { ERROR_STATUS, type ErrorCode } from '../../shared/errors';
+/**
+ * Typed errors thrown by any layer (a bad parameter, a missing key, a refused request) and written
+ * once into the API's envelope by the edge (http/middleware/error-envelope.ts). Here, below every
+ * layer, so that access/ and mcp/ throw them without importing the HTTP layer.
+ */
+import { ERROR_STATUS, type ErrorCode } from '../shared/errors';
 
 export class HttpError extends Error {
   readonly status: number;
