@@ -25,10 +25,11 @@ import { rehearse } from './http/rehearsal';
 import { ResponseCache } from './http/response-cache';
 import { logStreamErrors } from './http/stream-errors';
 import type { Route } from './http/route';
-import { apiRoutes } from './http/routes';
+import { apiRoutes } from './routes';
 import { createInsightsService } from './insights/service';
 import { withDocuments } from './http/routes/documents';
 import { mountSite } from './site';
+import { provenanceHtmlPage } from './site/provenance';
 import { mountMcp } from './mcp/http';
 import { API_PREFIX, DEFAULT_PUBLIC_URL } from './http/urls';
 import { mountLlmsTxt } from './site/llms-txt';
@@ -112,7 +113,7 @@ export function createApp(deps: AppDeps): App {
     apiRoutes({
       exchangeRate: { rates: series, sync },
       close: { rates: series },
-      provenance: { db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener) },
+      provenance: { db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
       convert: { rates: series, sync },
       banking: { banking: createBankingStore(deps.db), rates: series },
       insights: { service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync },

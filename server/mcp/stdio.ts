@@ -8,7 +8,7 @@
  * stdout carries the protocol and nothing else: the one line of log goes to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { routeList } from '../http/route-list';
+import { routeList } from '../route-list';
 import { DEFAULT_PUBLIC_URL } from '../http/urls';
 import { describeTools } from './definitions';
 import { apiUrlOf, BASE_URL_VARIABLE, KEY_VARIABLE, restExecutor } from './rest';

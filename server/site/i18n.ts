@@ -3,9 +3,9 @@
  * never hold Spanish or English themselves.
  */
 import type { Context } from 'koa';
+import { type Lang, LANGS } from '../../shared/languages';
 
-export const LANGS = ['es', 'en'] as const;
-export type Lang = (typeof LANGS)[number];
+export { type Lang, LANGS };
 /** Costa Rica speaks Spanish: the language when the browser states no preference we have. */
 export const DEFAULT_LANG: Lang = 'es';
 

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Provenance } from '../../shared/types';
+import type { ProvenancePage } from '../http/routes/provenance';
 import { loadAssets } from './assets';
 import type { Lang } from './i18n';
 import { provenancePage } from './pages/provenance';
@@ -33,9 +34,8 @@ function pageStyle(): PageStyle {
   return style;
 }
 
-/** The headers the page needs: its content security policy, with its inline stylesheet's hash. */
-export const provenancePageHeaders = (): Readonly<Record<string, string>> => pageStyle().headers;
-
-export function provenanceHtml(provenance: Provenance, lang: Lang): string {
-  return provenancePage({ lang, provenance, assets: { inlineCss: pageStyle().css } }).value;
-}
+/** The page the provenance route answers `format=html` with; its headers carry the inline stylesheet's hash. */
+export const provenanceHtmlPage: ProvenancePage = {
+  headers: () => pageStyle().headers,
+  render: (provenance: Provenance, lang: Lang) => provenancePage({ lang, provenance, assets: { inlineCss: pageStyle().css } }).value,
+};

@@ -1,2 +1,2 @@
 /** The server's routes as data, for the parameter generator: the list lives with the routes (the MCP server on stdio reads it too). */
-export { routeList, standInDeps } from '../../../server/http/route-list';
+export { routeList, standInDeps } from '../../../server/route-list';

@@ -2,10 +2,9 @@
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
 import { ProvenanceSchema, RevisionSchema } from '../../../shared/schemas';
+import { type Lang, LANGS } from '../../../shared/languages';
 import type { Provenance } from '../../../shared/types';
 import { recordDigest, summarizeObservations } from '../../domain/provenance';
-import { LANGS } from '../../site/i18n';
-import { provenanceHtml, provenancePageHeaders } from '../../site/provenance';
 import type { Database } from '../../store/database';
 import { createProvenanceStore } from '../../store/provenance';
 import { notFound } from '../../errors';
@@ -19,9 +18,17 @@ export interface ProvenanceDeps {
   db: Database;
   /** Tells the routes that the observation log changed (a sync read values, maybe the same ones again). */
   onObservationsChanged: (listener: () => void) => void;
+  /** The printable page of `format=html`, in the site's look (site/provenance.ts). */
+  page: ProvenancePage;
 }
 
-export function provenanceRoutes({ db, onObservationsChanged }: ProvenanceDeps): Route[] {
+export interface ProvenancePage {
+  /** The headers the page needs (its content security policy). */
+  headers(): Readonly<Record<string, string>>;
+  render(provenance: Provenance, lang: Lang): string;
+}
+
+export function provenanceRoutes({ db, onObservationsChanged, page }: ProvenanceDeps): Route[] {
   const store = createProvenanceStore(db);
   return [
     defineRoute({
@@ -42,8 +49,8 @@ export function provenanceRoutes({ db, onObservationsChanged }: ProvenanceDeps):
         html: {
           type: 'text/html; charset=utf-8',
           description: 'the same facts as a printable page (in the language of `locale`), for an audit file',
-          headers: provenancePageHeaders,
-          render: (provenance, { locale }) => provenanceHtml(provenance, locale),
+          headers: () => page.headers(),
+          render: (provenance, { locale }) => page.render(provenance, locale),
         },
       },
       // A sync that reads the same values again moves lastConfirmedAt without changing any rate.

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { routeList } from '../../../server/http/route-list';
+import { routeList } from '../../../server/route-list';
 import { MCP_PATH } from '../../../server/mcp/http';
 
 const ROOT = path.join(__dirname, '../../..');

@@ -3,7 +3,7 @@ import { describeTools } from '../../../server/mcp/definitions';
 import { toRawQuery } from '../../../server/mcp/arguments';
 import { apiUrlOf } from '../../../server/mcp/rest';
 import { TOOLS } from '../../../server/mcp/tools';
-import { routeList } from '../../../server/http/route-list';
+import { routeList } from '../../../server/route-list';
 import { TOOL_PARAMS } from './fixture';
 
 describe('MCP tool definitions', () => {

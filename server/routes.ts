@@ -1,17 +1,18 @@
 /**
  * The API's routes, listed once. The app mounts them with its real dependencies; the route list
  * (route-list.ts: the SDK generator, the MCP server on stdio, the documents' tests) builds the
- * same factories with stand-ins. A new group of routes is added here and nowhere else.
+ * same factories with stand-ins. A new group of routes is added here and nowhere else. Above the
+ * layers, like app.ts: what a route needs from the site (the provenance page) is handed to it.
  */
-import type { Route } from '../route';
-import { bankingRoutes } from './banking';
-import { closeRoutes } from './close';
-import { convertRoutes } from './convert';
-import { exchangeRateRoutes } from './exchange-rate';
-import { healthRoutes } from './health';
-import { insightsRoutes } from './insights';
-import { provenanceRoutes } from './provenance';
-import { usageRoutes } from './usage';
+import type { Route } from './http/route';
+import { bankingRoutes } from './http/routes/banking';
+import { closeRoutes } from './http/routes/close';
+import { convertRoutes } from './http/routes/convert';
+import { exchangeRateRoutes } from './http/routes/exchange-rate';
+import { healthRoutes } from './http/routes/health';
+import { insightsRoutes } from './http/routes/insights';
+import { provenanceRoutes } from './http/routes/provenance';
+import { usageRoutes } from './http/routes/usage';
 
 /** Each group of routes by name, in the order the documents list them. */
 export const ROUTE_GROUPS = {
