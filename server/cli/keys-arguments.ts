@@ -26,12 +26,19 @@ export type KeysRequest =
 
 type Values = OptionValues<typeof KEY_OPTIONS>;
 
+/** Key ids, quotas and rates are stored as PostgreSQL `integer`s: a larger number is a mistake of the command line, not the database's to refuse. */
+const MAX_STORED_INTEGER = 2_147_483_647;
+
+/** A whole number from 1 to MAX_STORED_INTEGER, or null. */
+function storedInteger(value: string): number | null {
+  return /^\d{1,10}$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_STORED_INTEGER ? Number(value) : null;
+}
+
 function positiveInteger(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(mistake(`--${flag} must be a positive integer (got "${value}")`, 'create'));
-  }
-  return Number(value);
+  const number = storedInteger(value);
+  if (number === null) throw new UsageError(mistake(`--${flag} must be a whole number from 1 to ${MAX_STORED_INTEGER} (got "${value}")`, 'create'));
+  return number;
 }
 
 function isPlan(value: string | undefined): value is PlanId {
@@ -90,8 +97,10 @@ export function readKeysRequest(args: readonly string[]): KeysRequest {
   if (stray) throw new UsageError(mistake(`${first} takes no --${stray}`, first));
 
   if (first === 'revoke') {
-    if (rest.length !== 1 || !/^\d+$/.test(rest[0] ?? '')) throw new UsageError(mistake('revoke takes one key id', first));
-    return { command: 'revoke', id: Number(rest[0]) };
+    if (rest.length !== 1) throw new UsageError(mistake('revoke takes one key id', first));
+    const id = storedInteger(rest[0] ?? '');
+    if (id === null) throw new UsageError(mistake(`a key id is a whole number from 1 to ${MAX_STORED_INTEGER} (got "${rest[0]}")`, first));
+    return { command: 'revoke', id };
   }
   if (rest.length > 0) throw new UsageError(mistake(`${first} takes no arguments (got "${rest.join(' ')}")`, first));
   const json = values.json === true;

@@ -3,6 +3,7 @@
  * each). A new key is printed once and never again: only its hash is stored.
  */
 import { loadConfig } from '../config';
+import { visibleControls } from '../domain/plain-text';
 import { createLogger } from '../logger';
 import { openRuntime } from '../runtime';
 import { createAccessRequestsStore } from '../store/access-requests';
@@ -11,10 +12,15 @@ import { createUsageStore, quotaMonth } from '../store/usage';
 import { readKeysRequest } from './keys-arguments';
 import { runCli } from './run';
 
+/**
+ * Rows as aligned text for a terminal. Stored text (a name or message sent through the site's
+ * form) is printed with its control characters made visible: it must not clear the operator's
+ * screen, retitle the window, or forge a row with a line break.
+ */
 function table(rows: ReadonlyArray<Record<string, string | number | null>>): string {
   if (rows.length === 0) return '(none)';
   const columns = Object.keys(rows[0] ?? {});
-  const cell = (v: string | number | null) => (v === null ? '-' : String(v));
+  const cell = (v: string | number | null) => (v === null ? '-' : visibleControls(String(v)));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c] ?? null).length)));
   const line = (values: string[]) =>
     values
@@ -46,7 +52,7 @@ runCli(async () => {
         if (request.json) out(JSON.stringify(created));
         else
           out(
-            `Created key ${record.id} "${record.name}" (${record.plan}: ${record.monthlyQuota} requests/month, ${record.ratePerMinute}/min).\n\n  ${key}\n\nThis is the only time the key is shown: store it now.`,
+            `Created key ${record.id} "${visibleControls(record.name)}" (${record.plan}: ${record.monthlyQuota} requests/month, ${record.ratePerMinute}/min).\n\n  ${key}\n\nThis is the only time the key is shown: store it now.`,
           );
         return 0;
       }

@@ -50,7 +50,7 @@ export function mountSite(router: Router, deps: SiteDeps): void {
     '/request-access',
     limitPerIp({ redis: deps.redis, logger: deps.logger, namespace: 'site-form', windowSeconds: 10 * 60, max: SITE_LIMITS.formPostsPer10Minutes }),
   );
-  mountRequestAccess(router, createAccessRequestsStore(deps.db));
+  mountRequestAccess(router, createAccessRequestsStore(deps.db), assets);
   const demo = deps.demo ?? false;
   mountLanding(router, { latest, assets, limit: pagesLimit, publicUrl: deps.publicUrl, demo });
   mountWidgets(router, { latest, assets, limit: pagesLimit, demo });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { rate, startTestApp } from '../../helpers/app';
 import { runCli, type CliResult } from '../../helpers/cli';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
+import { createAccessRequestsStore } from '../../../server/store/access-requests';
 import { createDatabase } from '../../../server/store/database';
 import { headerNumber, send } from './support';
 
@@ -68,9 +69,12 @@ it(
       [[], 'usage:'],
       [['create', '--plan', 'pro'], '--name is required'],
       [['create', '--name', 'X', '--plan', 'gold'], '--plan must be one of pro, custom'],
-      [['create', '--name', 'X', '--plan', 'custom', '--quota', '0'], '--quota must be a positive integer'],
+      [['create', '--name', 'X', '--plan', 'custom', '--quota', '0'], '--quota must be a whole number from 1 to 2147483647'],
+      [['create', '--name', 'X', '--plan', 'custom', '--rate', '2147483648'], '--rate must be a whole number from 1 to 2147483647'],
       [['create', '--name', 'X', '--plan', 'pro', '--rate', '10'], '--quota and --rate go with --plan custom'],
-      [['revoke', 'abc'], 'revoke takes one key id'],
+      [['revoke', 'abc'], 'a key id is a whole number from 1 to 2147483647'],
+      [['revoke', '99999999999999999999999'], 'a key id is a whole number from 1 to 2147483647'],
+      [['revoke', '1', '2'], 'revoke takes one key id'],
     ];
     const results = await Promise.all(cases.map(([args]) => keys(...args)));
     results.forEach((result, i) => {
@@ -218,6 +222,34 @@ describe('one key after another', () => {
         },
         { id: expect.any(Number), name: 'Eva', email: 'eva@example.com', company: null, plan: 'pro', message: null, createdAt: expect.any(String) },
       ]);
+    },
+    SLOW,
+  );
+
+  it(
+    'prints stored text with its control characters made visible: no escape reaches the terminal, no line break forges a row',
+    async () => {
+      // As a row stored before the form took control characters out would hold them.
+      const hostile = {
+        name: '\u001b[2J\u001b[31mMallory\u001b]0;pwned\u0007',
+        email: 'm@example.com',
+        company: null,
+        plan: 'pro',
+        message: 'hi\r\n9  Forged  row',
+      };
+      const embedded = postgres ? null : createDatabase({ databaseUrl: null, dataDir });
+      await createAccessRequestsStore(postgres?.db ?? (embedded as NonNullable<typeof embedded>)).add(hostile);
+      await embedded?.destroy();
+
+      const printed = await keys('requests');
+      expect(printed.code).toBe(0);
+      expect(printed.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+      // The header, Luis, Eva and Mallory: one line each.
+      expect(printed.stdout.trimEnd().split('\n')).toHaveLength(4);
+      expect(printed.stdout).toContain('\\e[2J\\e[31mMallory\\e]0;pwned\\x07');
+      expect(printed.stdout).toContain('hi\\r\\n9  Forged  row');
+      // The JSON form is already safe (JSON escapes them) and keeps the text as stored.
+      expect(json<Array<{ name: string }>>(await keys('requests', '--json')).at(-1)?.name).toBe(hostile.name);
     },
     SLOW,
   );

@@ -303,6 +303,19 @@ describe('POST /request-access from a browser without JavaScript', () => {
     expectStrictPage(page);
   });
 
+  it.each(['es', 'en'] as const)('thanks a stored request with a page in the form’s language (%s), in the site’s look', async (lang) => {
+    const response = await post({ name: 'Ana <b>Mora</b>', email: 'ana@example.com', plan: 'pro', lang }, 'text/html,application/xhtml+xml,*/*;q=0.8');
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const page = await response.text();
+    expect(page).toContain(`<html lang="${lang}"`);
+    expect(page).toContain(lang === 'es' ? 'Solicitud recibida' : 'Request received');
+    expect(page).toMatch(/<link rel="stylesheet" href="\/assets\/site\.css[^"]*">/);
+    expect(page).toContain(`href="/${lang}"`);
+    expect(page).not.toContain('<b>Mora</b>');
+    expectStrictPage(page);
+  });
+
   it('keeps the JSON envelope for scripts and API clients', async () => {
     const response = await post({ name: 'Ana', email: 'ana@example', plan: 'pro', lang: 'en' }, 'application/json');
     expect(response.status).toBe(400);
