@@ -2,10 +2,17 @@
  * Calendar-day arithmetic: day numbers as the ISO text's own instant, the same roll-over past a
  * month's end as `Date.parse`, NaN for malformed texts, and whole months of a span.
  */
-import { addDays, dayNumber, daysBetween, wholeMonths } from '../../shared/dates';
+import { addDays, dayNumber, daysBetween, isIsoDate, wholeMonths } from '../../shared/dates';
 
 const DAY_MS = 86_400_000;
 const byParsing = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+
+describe('isIsoDate', () => {
+  it('takes every real day of the years 0001 to 9999, the first century too, and nothing else', () => {
+    expect(['0001-01-01', '0099-12-31', '0100-02-28', '2024-02-29', '9999-12-31'].filter(isIsoDate)).toHaveLength(5);
+    expect(['0000-12-31', '0099-02-29', '2023-02-29', '2024-13-01', '2024-1-01', '10000-01-01'].filter(isIsoDate)).toEqual([]);
+  });
+});
 
 describe('dayNumber', () => {
   it('agrees with Date.parse on every day from 1899 to 2101', () => {

@@ -258,6 +258,13 @@ describe('GET /exchange-rate/close', () => {
       expect(twice.body.message).toBe('Parameter "month" must be given only once');
     });
 
+    it('a month of the first century answers as its days do: 404, no rate stored then', async () => {
+      const month = await t.get('/exchange-rate/close?month=0099-12');
+      const day = await t.get('/exchange-rate?date=0099-12-31');
+      expect([month.status, month.body.error, day.status, day.body.error]).toEqual([404, 'NOT_FOUND', 404, 'NOT_FOUND']);
+      expect((await t.get('/exchange-rate?date=0000-12-31')).status).toBe(400);
+    });
+
     it('ignores unknown parameters', async () => {
       const { status, body } = await t.get('/exchange-rate/close?month=2024-02&format=json&foo=1&foo=2');
       expect(status).toBe(200);
