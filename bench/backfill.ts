@@ -6,7 +6,7 @@
  */
 import pino from 'pino';
 import { createLocalChangeFeed } from '../server/changes';
-import { syncOfficial } from '../server/jobs/catch-up';
+import { catchUpOfficial } from '../server/jobs/catch-up';
 import { createOfficialSources } from '../server/sources';
 import type { Database } from '../server/store/database';
 import { createRatesStore } from '../server/store/rates';
@@ -77,7 +77,7 @@ async function backfillOnce(open: Open, skipObservationLog: boolean): Promise<On
     const deps = { db: database.db, logger: pino({ level: 'silent' }), changes: createLocalChangeFeed(), clock: () => new Date(), skipObservationLog };
     const cpuBefore = await cpuByProcess(database.backendPids);
     const started = process.hrtime.bigint();
-    const result = await syncOfficial(deps, sources);
+    const result = await catchUpOfficial(deps, sources);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const cpuMs = cpuSpent(cpuBefore, await cpuByProcess(database.backendPids)) / 1000;
     if (!result.ok) throw new Error(`backfill failed: ${result.runs.map((r) => r.error).join('; ')}`);

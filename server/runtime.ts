@@ -9,9 +9,8 @@ import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } 
 import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
 import type { AppDeps } from './app';
 import type { Config } from './config';
-import type { OfficialSources } from './jobs/catch-up';
 import { createLogger, type Logger } from './logger';
-import { createOfficialSources } from './sources';
+import { createOfficialSources, type OfficialSources } from './sources';
 import { createVentanillaSource, type VentanillaSource } from './sources/ventanilla';
 import { createDatabase, type Database, DEADLINES } from './store/database';
 import { type EmbeddedDatabase, openEmbedded, shareEmbedded } from './store/embedded/open';

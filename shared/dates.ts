@@ -63,3 +63,15 @@ export function calendarDay(instant: Date, timeZone = 'America/Costa_Rica'): str
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
+
+/**
+ * The days of `from..to` (inclusive, ascending) that `present` does not hold: the gaps a sync
+ * reports and a catch-up counts. `from > to` is an empty span and has none.
+ */
+export function missingDays(from: string, to: string, present: ReadonlySet<string>): string[] {
+  // A malformed end would never be passed by the loop below: refuse it instead of spinning.
+  for (const day of [from, to]) if (!isIsoDate(day)) throw new RangeError(`${JSON.stringify(day)} is not a YYYY-MM-DD calendar day`);
+  const missing: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) if (!present.has(day)) missing.push(day);
+  return missing;
+}

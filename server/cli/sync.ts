@@ -8,9 +8,9 @@
 import { addDays, calendarDay, isIsoDate } from '../../shared/dates';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { syncOfficial, type SpanOptions } from '../jobs/catch-up';
+import { catchUpOfficial, type SpanOptions } from '../jobs/catch-up';
 import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/sync-banking';
-import type { SyncSummary } from '../jobs/sync-official';
+import type { SyncSummary } from '../jobs/sync-run';
 import { bankingFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
 import { openRuntime } from '../runtime';
 import { readCommandLine } from './command-line';
@@ -103,7 +103,7 @@ runCli(async () => {
     const deps = { db: runtime.db, logger: runtime.logger, changes: runtime.changes, clock: () => new Date() };
     const to = values.to ?? (values.from ? addDays(calendarDay(new Date()), 1) : undefined);
     const progress = progressPrinter(process.stderr);
-    const result = await syncOfficial(deps, runtime.sources, { from: values.from, to, onProgress: progress });
+    const result = await catchUpOfficial(deps, runtime.sources, { from: values.from, to, onProgress: progress });
     if (!result.ran) {
       // Not an upstream fault, but nothing was synced either: a cron job should try again later.
       process.stderr.write('exit 1: another instance is syncing the official series right now; nothing done\n');

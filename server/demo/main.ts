@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
-import { syncOfficial } from '../jobs/catch-up';
+import { catchUpOfficial } from '../jobs/catch-up';
 import { syncBanking } from '../jobs/sync-banking';
 import { openRuntime, servingDeps } from '../runtime';
 import { createApiKeysStore } from '../store/api-keys';
@@ -45,7 +45,7 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
 
   process.stdout.write(`crc-rates demo: filling a fresh database with the simulated history (${upstream.today} back to 1983)…\n`);
   const syncDeps = { db, logger, changes, clock: () => new Date(), signal };
-  const official = await syncOfficial(syncDeps, asDemoSources(runtime.sources));
+  const official = await catchUpOfficial(syncDeps, asDemoSources(runtime.sources));
   if (signal.aborted) return;
   if (!official.ok || official.unfilled.length > 0) {
     const failed = official.runs.find((run) => run.status === 'failed');

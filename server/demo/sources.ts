@@ -4,8 +4,7 @@
  * provenance log's words saying "Simulated". Simulated values then never pass for the central
  * bank's, in any answer or audit, while the sync itself runs unchanged.
  */
-import type { OfficialSources } from '../jobs/catch-up';
-import type { OfficialSource } from '../sources/types';
+import type { OfficialSource, OfficialSources } from '../sources/types';
 
 export function asDemoSource(source: OfficialSource): OfficialSource {
   return {

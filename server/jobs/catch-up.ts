@@ -4,20 +4,16 @@
  * history on an empty database. Long spans go in runs of one year, each stored on its own, so an
  * interrupted backfill resumes where it stopped instead of starting over.
  */
-import { addDays, calendarDay } from '../../shared/dates';
+import { addDays, calendarDay, missingDays } from '../../shared/dates';
 import { SANITY_BOUNDS } from '../sources/sanity';
-import type { OfficialSource } from '../sources/types';
+import type { OfficialSources } from '../sources/types';
 import { LOCKS, withAdvisoryLock } from '../store/locks';
 import { createRatesStore } from '../store/rates';
-import { syncOfficialSpan, type Progress, type SyncDeps, type SyncSummary } from './sync-official';
+import { syncOfficialSpan } from './sync-official-span';
+import type { Progress, SyncDeps, SyncSummary } from './sync-run';
 
 export const REREAD_DAYS = 7;
 export const RUN_SPAN_DAYS = 366;
-
-export interface OfficialSources {
-  primary: OfficialSource;
-  fallback: OfficialSource;
-}
 
 export interface CatchUpResult {
   /** False when another instance held the sync lock and this one did nothing. */
@@ -48,18 +44,13 @@ export function splitSpan(from: string, to: string, days = RUN_SPAN_DAYS): Array
 }
 
 /**
- * The last day the central bank's own series is stored through. Hacienda rows are left out: the
- * fallback fills today even when a backfill was interrupted years earlier, and starting from that
- * row would skip the missing years for good.
+ * The span to read when none is given: the last week again, through tomorrow. The week counts back
+ * from the last day of the central bank's own series: Hacienda rows are left out, as the fallback
+ * fills today even when a backfill was interrupted years earlier, and starting from that row would
+ * skip the missing years for good.
  */
-async function lastOfficialDate(deps: SyncDeps): Promise<string | null> {
-  const row = await deps.db('exchange_rates').where({ source: 'BCCR' }).max<{ max: string | null }>('date as max').first();
-  return row?.max ?? null;
-}
-
-/** The span to read when none is given: the last week again, through tomorrow. */
 export async function defaultSpan(deps: SyncDeps): Promise<{ from: string; to: string }> {
-  const last = await lastOfficialDate(deps);
+  const last = await createRatesStore(deps.db).lastDateFrom('BCCR');
   const today = calendarDay(deps.clock());
   const from = last ? addDays(last < today ? last : today, -(REREAD_DAYS - 1)) : SANITY_BOUNDS.firstDate;
   return { from, to: addDays(today, 1) };
@@ -72,12 +63,10 @@ async function unfilledDays(deps: SyncDeps, span: { from: string; to: string }, 
   const last = span.to < yesterday ? span.to : yesterday;
   if (first > last) return [];
   const stored = new Set((await createRatesStore(deps.db).points(first, last)).map((p) => p.date));
-  const unfilled: string[] = [];
-  for (let d = first; d <= last; d = addDays(d, 1)) if (!stored.has(d)) unfilled.push(d);
-  return unfilled;
+  return missingDays(first, last, stored);
 }
 
-async function syncUnlocked(deps: SyncDeps, sources: OfficialSources, options: SpanOptions): Promise<Omit<CatchUpResult, 'ran'>> {
+async function catchUpUnlocked(deps: SyncDeps, sources: OfficialSources, options: SpanOptions): Promise<Omit<CatchUpResult, 'ran'>> {
   const span = options.from && options.to ? { from: options.from, to: options.to } : await defaultSpan(deps);
   const runs: SyncSummary[] = [];
   for (const part of splitSpan(span.from, span.to)) {
@@ -99,8 +88,8 @@ async function syncUnlocked(deps: SyncDeps, sources: OfficialSources, options: S
 }
 
 /** Syncs the span (default: catch up) unless another instance is syncing right now. */
-export async function syncOfficial(deps: SyncDeps, sources: OfficialSources, options: SpanOptions = {}): Promise<CatchUpResult> {
-  const result = await withAdvisoryLock(deps.db, LOCKS.officialSync, () => syncUnlocked(deps, sources, options));
+export async function catchUpOfficial(deps: SyncDeps, sources: OfficialSources, options: SpanOptions = {}): Promise<CatchUpResult> {
+  const result = await withAdvisoryLock(deps.db, LOCKS.officialSync, () => catchUpUnlocked(deps, sources, options));
   if (!result.acquired) {
     deps.logger.info('another instance is syncing; skipped');
     return { ran: false, ok: true, runs: [], unfilled: [] };

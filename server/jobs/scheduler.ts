@@ -8,8 +8,9 @@
  */
 import schedule from 'node-schedule';
 import { TIME_ZONE } from '../../shared/limits';
-import { syncOfficial, type CatchUpResult, type OfficialSources } from './catch-up';
-import type { SyncDeps } from './sync-official';
+import type { OfficialSources } from '../sources/types';
+import { catchUpOfficial, type CatchUpResult } from './catch-up';
+import type { SyncDeps } from './sync-run';
 import { oneLine } from './sync-status';
 
 export interface SchedulerOptions {
@@ -64,7 +65,7 @@ export function startScheduler(deps: SyncDeps, sources: OfficialSources, options
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
     retryAt = null;
-    const outcome = await syncOfficial(runDeps, sources).then(
+    const outcome = await catchUpOfficial(runDeps, sources).then(
       (result) => ({ result, crash: null }),
       (error: unknown) => {
         // The database itself failed (not an upstream): retry like any failed run.

@@ -1,34 +1,25 @@
 /**
- * One sync run of the window (ventanilla) quotes over a span of days: fetch every day, check
- * every quote against the sanity bounds, then write all days in one transaction. A bad answer
- * fails the run and changes nothing; earlier days' snapshots are never touched by later ones.
+ * The window (ventanilla) quotes over a span of days: every quote is checked against the sanity
+ * bounds, then every day's snapshot is written; earlier days' snapshots are never touched by later
+ * ones. The run itself (chunks, one transaction, record, failure) is the common one of `runSync`,
+ * so a bad answer fails the run and changes nothing. `syncBanking` adds the default window and the
+ * lock that keeps two instances from running it at once.
  */
 import { addDays, calendarDay } from '../../shared/dates';
 import type { InstitutionType } from '../../shared/institutions';
-import { chunkRange } from '../sources/chunks';
 import { checkRate } from '../sources/sanity';
 import type { VentanillaDay, VentanillaSource } from '../sources/ventanilla/types';
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../store/banking';
 import { LOCKS, withAdvisoryLock } from '../store/locks';
-import { createSyncRunsStore } from '../store/sync-runs';
-import type { Progress, Rejection, SyncDeps } from './sync-official';
-import { oneLine } from './sync-status';
+import { type Checked, type Progress, type Rejection, runSync, type Span, type SyncDeps, type SyncSummary } from './sync-run';
 
 /** As the README says: `--banking` alone reads the last 7 days. */
 export const BANKING_DEFAULT_DAYS = 7;
 
-export interface BankingSummary {
-  status: 'succeeded' | 'failed' | 'skipped';
-  source: string;
-  from: string;
-  to: string;
-  inserted: number;
-  updated: number;
-  rejected: Rejection[];
-  /** Days the source had no quote for. */
-  missing: string[];
+/** A window run's summary (`missing`: the past days no institution quoted); `skipped` when another instance was at it. */
+export interface BankingSummary extends Omit<SyncSummary, 'status'> {
+  status: SyncSummary['status'] | 'skipped';
   unknownInstitutions: string[];
-  error?: string;
 }
 
 interface CheckedDay {
@@ -37,8 +28,17 @@ interface CheckedDay {
   quotes: QuoteInput[];
 }
 
-/** Splits a source's days into storable quotes and rejections, naming each rejected institution. */
-export function checkDays(days: readonly VentanillaDay[], today: string): { days: CheckedDay[]; rejected: Rejection[]; unknown: string[] } {
+interface CheckedDays extends Checked {
+  days: CheckedDay[];
+  /** Names of the institutions the catalog does not list. */
+  unknown: string[];
+}
+
+/**
+ * Splits a source's days into storable quotes and rejections, naming each rejected institution; a
+ * day counts as present when at least one of its quotes is kept.
+ */
+export function checkDays(days: readonly VentanillaDay[], today: string): CheckedDays {
   const rejected: Rejection[] = [];
   const unknown = new Set<string>();
   const checked = days.map((day) => {
@@ -60,92 +60,45 @@ export function checkDays(days: readonly VentanillaDay[], today: string): { days
     }
     return { date: day.date, institutions: [...institutions.values()], quotes };
   });
-  return { days: checked, rejected, unknown: [...unknown] };
+  const present = new Set(checked.filter((d) => d.quotes.length > 0).map((d) => d.date));
+  return { days: checked, rejected, unknown: [...unknown], present };
 }
 
-export async function syncBankingSpan(
-  deps: SyncDeps,
-  source: VentanillaSource,
-  span: { from: string; to: string },
-  onProgress?: Progress,
-): Promise<BankingSummary> {
-  const { db, logger } = deps;
-  const runs = createSyncRunsStore(db);
-  const started = deps.clock();
-  const today = calendarDay(started);
-  const summary: BankingSummary = {
-    status: 'failed',
-    source: source.name,
-    ...span,
-    inserted: 0,
-    updated: 0,
-    rejected: [],
-    missing: [],
-    unknownInstitutions: [],
-  };
-  const runId = await runs.start({ kind: 'banking', source: source.name, spanFrom: span.from, spanTo: span.to, startedAt: started });
-  try {
-    const chunks = chunkRange(span.from, span.to, source.maxChunkDays);
-    const answer: VentanillaDay[] = [];
-    for (const [i, chunk] of chunks.entries()) {
-      answer.push(...(await source.fetchRange(chunk[0], chunk[1], deps.signal)));
-      onProgress?.(i + 1, chunks.length, chunk);
-    }
-    const checked = checkDays(answer, today);
-    for (const r of checked.rejected) logger.warn({ source: source.name, ...r }, 'rejected a window quote');
-    for (const name of checked.unknown) logger.warn({ institution: name }, 'an institution the catalog does not list; stored with an inferred type');
-    const withQuotes = new Set(checked.days.filter((d) => d.quotes.length > 0).map((d) => d.date));
-    const lastPast = span.to < today ? span.to : today;
-    for (let d = span.from; d <= lastPast; d = addDays(d, 1)) if (!withQuotes.has(d)) summary.missing.push(d);
-
-    await db.transaction(async (trx) => {
-      const fetchedAt = deps.clock();
-      for (const day of checked.days) {
-        const counts = await createBankingStore(trx).saveDay({ ...day, source: source.name, fetchedAt });
-        summary.inserted += counts.inserted;
-        summary.updated += counts.updated;
-      }
-      await runs.finish(
-        runId,
-        {
-          status: 'succeeded',
-          counts: { inserted: summary.inserted, updated: summary.updated, rejected: checked.rejected.length, missing: summary.missing.length },
-          finishedAt: deps.clock(),
-        },
-        trx,
-      );
-    });
-    Object.assign(summary, { status: 'succeeded', rejected: checked.rejected, unknownInstitutions: checked.unknown });
-    if (summary.inserted + summary.updated > 0) await deps.changes.ratesChanged();
-  } catch (error) {
-    summary.status = 'failed';
-    summary.error = error instanceof Error ? error.message : String(error);
-    summary.inserted = 0;
-    summary.updated = 0;
-    // A shutdown cutting a run short is expected, not a fault to alert on.
-    if (deps.signal?.aborted) logger.warn({ source: source.name, ...span }, 'window sync stopped by a shutdown; stored data left as it was');
-    else {
-      // One line at warn (the message says what failed); the stack only at debug.
-      logger.warn({ source: source.name, ...span, error: oneLine(summary.error) }, 'window sync failed; stored data left as it was');
-      logger.debug({ source: source.name, ...span, err: error }, 'window sync failed: details');
-    }
-    await runs.finish(runId, {
-      status: 'failed',
-      counts: { inserted: 0, updated: 0, rejected: 0, missing: 0 },
-      error: summary.error,
-      finishedAt: deps.clock(),
-    });
-  }
-  return summary;
+export async function syncBankingSpan(deps: SyncDeps, source: VentanillaSource, span: Span, onProgress?: Progress): Promise<BankingSummary> {
+  const { logger } = deps;
+  const outcome = await runSync<VentanillaDay, CheckedDays>(
+    deps,
+    {
+      kind: 'banking',
+      source: source.name,
+      label: 'window sync',
+      warnsOnFailure: true,
+      maxChunkDays: source.maxChunkDays,
+      fetchChunk: (from, to, signal) => source.fetchRange(from, to, signal),
+      check: (answer, { today }) => checkDays(answer, today),
+      report(checked) {
+        for (const r of checked.rejected) logger.warn({ source: source.name, ...r }, 'rejected a window quote');
+        for (const name of checked.unknown) logger.warn({ institution: name }, 'an institution the catalog does not list; stored with an inferred type');
+      },
+      async store(checked, trx, fetchedAt) {
+        const banking = createBankingStore(trx);
+        const counts = { inserted: 0, updated: 0 };
+        for (const day of checked.days) {
+          const saved = await banking.saveDay({ ...day, source: source.name, fetchedAt });
+          counts.inserted += saved.inserted;
+          counts.updated += saved.updated;
+        }
+        return counts;
+      },
+    },
+    span,
+    onProgress,
+  );
+  return { ...outcome.summary, unknownInstitutions: outcome.checks?.unknown ?? [] };
 }
 
 /** Syncs the window quotes of a span (default: the last 7 days) unless another instance is at it. */
-export async function syncBanking(
-  deps: SyncDeps,
-  source: VentanillaSource,
-  span?: { from: string; to: string },
-  onProgress?: Progress,
-): Promise<BankingSummary> {
+export async function syncBanking(deps: SyncDeps, source: VentanillaSource, span?: Span, onProgress?: Progress): Promise<BankingSummary> {
   const today = calendarDay(deps.clock());
   const window = span ?? { from: addDays(today, -(BANKING_DEFAULT_DAYS - 1)), to: today };
   const result = await withAdvisoryLock(deps.db, LOCKS.bankingSync, () => syncBankingSpan(deps, source, window, onProgress));

@@ -3,14 +3,14 @@ import { createSiteSource } from './bccr-site';
 import { createSddeSource } from './bccr-sdde';
 import { createHaciendaSource } from './hacienda';
 import type { RequestPolicy } from './http';
-import type { OfficialSource } from './types';
+import type { OfficialSources } from './types';
 
 export { createSiteSource } from './bccr-site';
 export { createSddeSource } from './bccr-sdde';
 export { chunkRange } from './chunks';
 export { createHaciendaSource } from './hacienda';
 export { checkRate, SANITY_BOUNDS } from './sanity';
-export { UpstreamError, type OfficialSource, type SourceName, type SourceRate } from './types';
+export { UpstreamError, type OfficialSource, type OfficialSources, type SourceName, type SourceRate } from './types';
 export { createVentanillaSource, type VentanillaDay, type VentanillaQuote, type VentanillaSource } from './ventanilla';
 
 /** The real addresses; tests and operators override them. */
@@ -31,7 +31,7 @@ export interface OfficialSourcesConfig extends RequestPolicy {
  * The token API is the primary when a token is configured; without one the public site API takes
  * its place so that a fresh install still gets the whole history. Hacienda only knows today.
  */
-export function createOfficialSources(config: OfficialSourcesConfig): { primary: OfficialSource; fallback: OfficialSource } {
+export function createOfficialSources(config: OfficialSourcesConfig): OfficialSources {
   const { bccrToken, bccrApiUrl, bccrSiteApiUrl, haciendaUrl, ...policy } = config;
   const token = bccrToken?.trim();
   const primary = token ? createSddeSource({ ...policy, baseUrl: bccrApiUrl, token }) : createSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });

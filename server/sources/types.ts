@@ -36,6 +36,12 @@ export interface OfficialSource {
   fetchRange(from: string, to: string, signal?: AbortSignal): Promise<SourceRate[]>;
 }
 
+/** The central bank's route that gives the series, and Hacienda for the day it could not give. */
+export interface OfficialSources {
+  primary: OfficialSource;
+  fallback: OfficialSource;
+}
+
 /** What went wrong, so that logs and the sync summary can tell the cases apart. */
 export type UpstreamErrorKind = 'http' | 'timeout' | 'network' | 'parse' | 'aborted';
 

@@ -88,6 +88,12 @@ export function createRatesStore(db: Knex) {
       return row?.max ?? null;
     },
 
+    /** The greatest date stored from `source`, or null when it gave none. */
+    async lastDateFrom(source: RateSource): Promise<string | null> {
+      const row = await table().where({ source }).max<{ max: string | null }>('date as max').first();
+      return row?.max ?? null;
+    },
+
     /**
      * Per month or year: the values' average, extremes, first, last and change, computed by the
      * database from monthly summaries (a year is the sum of its months).

@@ -5,8 +5,8 @@
 import pino from 'pino';
 import { addDays } from '../../shared/dates';
 import { createLocalChangeFeed, type ChangeFeed } from '../../server/changes';
-import type { OfficialSources } from '../../server/jobs/catch-up';
-import type { SyncDeps } from '../../server/jobs/sync-official';
+import type { OfficialSources } from '../../server/sources/types';
+import type { SyncDeps } from '../../server/jobs/sync-run';
 import { createOfficialSources } from '../../server/sources';
 import type { RequestPolicy } from '../../server/sources/http';
 import { createVentanillaSource, type VentanillaSource } from '../../server/sources/ventanilla';

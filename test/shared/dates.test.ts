@@ -2,7 +2,7 @@
  * Calendar-day arithmetic: day numbers as the ISO text's own instant, the same roll-over past a
  * month's end as `Date.parse`, NaN for malformed texts, and whole months of a span.
  */
-import { addDays, dayNumber, daysBetween, isIsoDate, wholeMonths } from '../../shared/dates';
+import { addDays, dayNumber, daysBetween, isIsoDate, missingDays, wholeMonths } from '../../shared/dates';
 
 const DAY_MS = 86_400_000;
 const byParsing = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
@@ -91,5 +91,34 @@ describe('wholeMonths', () => {
     ]) {
       expect([from, to, wholeMonths(from!, to!)]).toEqual([from, to, { start: from, end: from }]);
     }
+  });
+});
+
+describe('missingDays', () => {
+  const WEEK = { from: '2024-02-26', to: '2024-03-03' };
+  const week = ['2024-02-26', '2024-02-27', '2024-02-28', '2024-02-29', '2024-03-01', '2024-03-02', '2024-03-03'];
+
+  it('is every day of the span, in order, when nothing is present (a leap day and a month end included)', () => {
+    expect(missingDays(WEEK.from, WEEK.to, new Set())).toEqual(week);
+  });
+
+  it('is nothing when every day is present, and ignores days outside the span', () => {
+    expect(missingDays(WEEK.from, WEEK.to, new Set([...week, '2024-02-25', '2024-03-04']))).toEqual([]);
+  });
+
+  it('finds a gap at either end and in the middle', () => {
+    expect(missingDays(WEEK.from, WEEK.to, new Set(week.slice(1)))).toEqual(['2024-02-26']);
+    expect(missingDays(WEEK.from, WEEK.to, new Set(week.slice(0, -1)))).toEqual(['2024-03-03']);
+    expect(missingDays(WEEK.from, WEEK.to, new Set(week.filter((d) => d !== '2024-02-29')))).toEqual(['2024-02-29']);
+  });
+
+  it('is one day for a span of one day, and nothing for an empty span (from after to)', () => {
+    expect(missingDays('2024-03-01', '2024-03-01', new Set())).toEqual(['2024-03-01']);
+    expect(missingDays('2024-03-02', '2024-03-01', new Set())).toEqual([]);
+  });
+
+  it('refuses an end that is not a calendar day instead of looping on it', () => {
+    expect(() => missingDays('2024-03-01', 'tomorrow', new Set())).toThrow(RangeError);
+    expect(() => missingDays('2024-02-30', '2024-03-01', new Set())).toThrow(RangeError);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { addDays, daysBetween } from '../../../shared/dates';
 import type { ExchangeRate } from '../../../shared/types';
-import { RUN_SPAN_DAYS, syncOfficial } from '../../../server/jobs/catch-up';
+import { RUN_SPAN_DAYS, catchUpOfficial } from '../../../server/jobs/catch-up';
 import { SANITY_BOUNDS } from '../../../server/sources/sanity';
 import { createRatesStore } from '../../../server/store/rates';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
@@ -51,7 +51,7 @@ async function expectWholeHistory(): Promise<void> {
 it('backfills the whole synthetic history through the token API, one row per calendar day', async () => {
   const { sources } = fakeSources(fake, 'sdde');
 
-  const result = await syncOfficial(deps(), sources);
+  const result = await catchUpOfficial(deps(), sources);
 
   expect(result).toMatchObject({ ran: true, ok: true });
   expect(result.runs).toHaveLength(RUNS);
@@ -68,7 +68,7 @@ it('keeps the years stored before an interruption, and the next catch-up resumes
   let fetched = 0;
 
   // The central bank starts failing for good once four one-year runs have been fetched.
-  const interrupted = await syncOfficial(deps(), sources, {
+  const interrupted = await catchUpOfficial(deps(), sources, {
     onProgress: () => {
       fetched += 1;
       if (fetched === KEPT_RUNS) fake.setFault('sdde', '500');
@@ -89,7 +89,7 @@ it('keeps the years stored before an interruption, and the next catch-up resumes
 
   fake.setFault('sdde', null);
   fake.requests.length = 0;
-  const resumed = await syncOfficial(deps(), sources);
+  const resumed = await catchUpOfficial(deps(), sources);
 
   expect(resumed).toMatchObject({ ran: true, ok: true });
   // It resumes a week before the last year it kept (corrections), not from 1983 and not from today.

@@ -7,7 +7,7 @@ import { addDays } from '../../../shared/dates';
 import type { ExchangeRate } from '../../../shared/types';
 import type { ChangeFeed } from '../../../server/changes';
 import { createPostgresChangeFeed, createRedisChangeFeed } from '../../../server/changes-remote';
-import { syncOfficial, type CatchUpResult } from '../../../server/jobs/catch-up';
+import { catchUpOfficial, type CatchUpResult } from '../../../server/jobs/catch-up';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { startTestApp, type TestApp } from '../../helpers/app';
@@ -48,7 +48,7 @@ it('lets exactly one instance sync at a time; the other returns ran:false at onc
   const settled: string[] = [];
   const sync = async (name: keyof typeof instances): Promise<[string, CatchUpResult]> => {
     const { sources } = fakeSources(fake, 'sdde', { timeoutMs: HANG_TIMEOUT_MS, retries: 1 });
-    const result = await syncOfficial(instances[name], sources, span);
+    const result = await catchUpOfficial(instances[name], sources, span);
     settled.push(name);
     return [name, result];
   };
@@ -71,7 +71,7 @@ it('lets exactly one instance sync at a time; the other returns ran:false at onc
 
   // The lock is released afterwards: the other instance can sync now.
   const { sources } = fakeSources(fake, 'sdde');
-  const later = await syncOfficial(instances[loser as keyof typeof instances], sources, span);
+  const later = await catchUpOfficial(instances[loser as keyof typeof instances], sources, span);
   expect(later).toMatchObject({ ran: true, ok: true });
   expect(later.runs[0]).toMatchObject({ inserted: 0, updated: 0 });
 });
@@ -98,7 +98,7 @@ describe.each<[string, () => Promise<ChangeFeed>]>([
     const a = await startInstance();
     const b = await startInstance();
     const { sources } = fakeSources(fake, 'sdde');
-    expect(await syncOfficial(a.deps, sources, { from: addDays(TODAY, -10), to: TODAY })).toMatchObject({ ran: true, ok: true });
+    expect(await catchUpOfficial(a.deps, sources, { from: addDays(TODAY, -10), to: TODAY })).toMatchObject({ ran: true, ok: true });
     const key = await createTestKey(database.db);
     const latestFromB = async () => (await b.app.get('/exchange-rate/latest', key)).body.data as ExchangeRate;
 
@@ -113,7 +113,7 @@ describe.each<[string, () => Promise<ChangeFeed>]>([
 
     const changed = { buy: first.buy + 2, sell: first.sell + 2 };
     fake.setRates((date) => (date === TODAY ? changed : undefined));
-    const sync = await syncOfficial(a.deps, sources);
+    const sync = await catchUpOfficial(a.deps, sources);
     expect(sync).toMatchObject({ ran: true, ok: true });
     expect(sync.runs[0]).toMatchObject({ updated: 1 });
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { addDays } from '../../../shared/dates';
 import type { ExchangeRate, Provenance, Revision } from '../../../shared/types';
 import { createLocalChangeFeed } from '../../../server/changes';
-import { syncOfficial } from '../../../server/jobs/catch-up';
+import { catchUpOfficial } from '../../../server/jobs/catch-up';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { clearTables, fakeSources, noonInCostaRica, PRIMARY_ROUTES, type PrimaryRoute, syncDeps } from '../../helpers/sync';
@@ -78,7 +78,7 @@ describe.each(PRIMARY_ROUTES)('through %s', (_name, route) => {
   it('a correction by the central bank changes the record and shows as a revision; the cached answers are dropped', async () => {
     const { sources } = fakeSources(fake, route);
     now = at(0);
-    await syncOfficial(deps(), sources, WEEK);
+    await catchUpOfficial(deps(), sources, WEEK);
     const was = fake.rateFor(DAY) as { buy: number; sell: number };
 
     const first = await provenance(DAY);
@@ -100,7 +100,7 @@ describe.each(PRIMARY_ROUTES)('through %s', (_name, route) => {
     const corrected = { buy: moved(was.buy, 1.25), sell: moved(was.sell, 1.3) };
     fake.setRates((date) => (date === DAY ? corrected : undefined));
     now = at(2);
-    const rerun = await syncOfficial(deps(), sources, WEEK);
+    const rerun = await catchUpOfficial(deps(), sources, WEEK);
     expect(rerun.runs[0]).toMatchObject({ inserted: 0, updated: 1 });
 
     const after = await provenance(DAY);
@@ -127,11 +127,11 @@ describe.each(PRIMARY_ROUTES)('through %s', (_name, route) => {
 it('reading the same values again counts and confirms them: no new revision, no new log entry, the provenance cache dropped', async () => {
   const { sources } = fakeSources(fake, 'sdde');
   now = at(0);
-  await syncOfficial(deps(), sources, WEEK);
+  await catchUpOfficial(deps(), sources, WEEK);
   const corrected = { buy: 600.5, sell: 606.75 };
   fake.setRates((date) => (date === DAY ? corrected : undefined));
   now = at(1);
-  await syncOfficial(deps(), sources, WEEK);
+  await catchUpOfficial(deps(), sources, WEEK);
   const before = await provenance(DAY);
   expect(before).toMatchObject({ firstSeenAt: at(1).toISOString(), lastConfirmedAt: at(1).toISOString(), observations: 2 });
   const record = await t.get(`/exchange-rate?date=${DAY}`);
@@ -141,7 +141,7 @@ it('reading the same values again counts and confirms them: no new revision, no 
   expect(t.app.responseCache.get(kept)).toBeDefined();
 
   now = at(3);
-  const again = await syncOfficial(deps(), sources, WEEK);
+  const again = await catchUpOfficial(deps(), sources, WEEK);
 
   expect(again.runs.map((r) => [r.inserted, r.updated])).toEqual([[0, 0]]);
   expect(t.app.responseCache.get(kept)).toBeUndefined();
@@ -164,13 +164,13 @@ it('reading the same values again counts and confirms them: no new revision, no 
 it("the central bank's value replacing Hacienda's shows as a revision of the fallback's value", async () => {
   const { sources } = fakeSources(fake, 'sdde');
   now = at(0);
-  await syncOfficial(deps(), sources, { from: WEEK.from, to: WEEK.to });
+  await catchUpOfficial(deps(), sources, { from: WEEK.from, to: WEEK.to });
   const hacienda = fake.rateFor(TODAY) as { buy: number; sell: number };
 
   // The central bank cannot be reached: Hacienda gives today.
   fake.setFault('sdde', '500');
   now = at(1);
-  const down = await syncOfficial(deps(), sources);
+  const down = await catchUpOfficial(deps(), sources);
   expect(down.runs.map((r) => [r.source, r.status])).toEqual([
     ['bccr-sdde', 'failed'],
     ['hacienda', 'succeeded'],
@@ -189,7 +189,7 @@ it("the central bank's value replacing Hacienda's shows as a revision of the fal
   const official = { buy: moved(hacienda.buy, 0.75), sell: moved(hacienda.sell, 0.5) };
   fake.setRates((date) => (date === TODAY ? official : undefined));
   now = at(4);
-  await syncOfficial(deps(), sources);
+  await catchUpOfficial(deps(), sources);
 
   const replaced = await provenance(TODAY);
   expect(replaced).toEqual({
@@ -209,16 +209,16 @@ it("the central bank's value replacing Hacienda's shows as a revision of the fal
 it('lists revisions ascending by day, then by time, within the span only', async () => {
   const { sources } = fakeSources(fake, 'sdde');
   now = at(0);
-  await syncOfficial(deps(), sources, WEEK);
+  await catchUpOfficial(deps(), sources, WEEK);
   const days = [addDays(TODAY, -2), addDays(TODAY, -6)];
   const base = fake.rateFor(days[0] as string) as { buy: number; sell: number };
   // Day -2 is corrected twice, day -6 once (in between).
   fake.setRates((date) => (date === days[0] ? { buy: moved(base.buy, 1), sell: moved(base.sell, 1) } : undefined));
   now = at(1);
-  await syncOfficial(deps(), sources, WEEK);
+  await catchUpOfficial(deps(), sources, WEEK);
   fake.setRates((date) => (date === days[0] ? { buy: moved(base.buy, 2), sell: moved(base.sell, 2) } : date === days[1] ? { buy: 700, sell: 705 } : undefined));
   now = at(2);
-  await syncOfficial(deps(), sources, WEEK);
+  await catchUpOfficial(deps(), sources, WEEK);
 
   const listed = await revisions(WEEK.from, WEEK.to);
   expect(listed.map((r) => [r.date, r.revisedAt])).toEqual([

@@ -4,7 +4,7 @@
  * written as ever.
  */
 import { addDays } from '../../../shared/dates';
-import { syncOfficialSpan } from '../../../server/jobs/sync-official';
+import { syncOfficialSpan } from '../../../server/jobs/sync-official-span';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 import { clearTables, daysOf, fakeSources, fakeValues, noonInCostaRica, snapshotRates, syncDeps } from '../../helpers/sync';

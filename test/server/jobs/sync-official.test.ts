@@ -7,8 +7,8 @@
  */
 import { addDays } from '../../../shared/dates';
 import type { ExchangeRate } from '../../../shared/types';
-import { syncOfficial } from '../../../server/jobs/catch-up';
-import { syncOfficialSpan } from '../../../server/jobs/sync-official';
+import { catchUpOfficial } from '../../../server/jobs/catch-up';
+import { syncOfficialSpan } from '../../../server/jobs/sync-official-span';
 import type { RequestPolicy } from '../../../server/sources/http';
 import { createRatesStore, type RateInput } from '../../../server/store/rates';
 import { createSyncRunsStore } from '../../../server/store/sync-runs';
@@ -115,7 +115,7 @@ const FAULTS: FaultCase[] = [
 describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
   it('stores exactly the fake’s values as BCCR, and /range then returns every day', async () => {
     const { sources } = fakeSources(fake, route);
-    const result = await syncOfficial(deps(), sources, YEAR);
+    const result = await catchUpOfficial(deps(), sources, YEAR);
 
     expect(result).toMatchObject({ ran: true, ok: true });
     expect(result.runs).toHaveLength(1);
@@ -151,7 +151,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
       fake.setFault(route, fault);
       const { sources, delays } = fakeSources(fake, route, policy);
 
-      const result = await syncOfficial(deps(), sources, SPAN);
+      const result = await catchUpOfficial(deps(), sources, SPAN);
 
       expect(result).toMatchObject({ ran: true, ok: false });
       expect(result.runs).toHaveLength(1);
@@ -179,7 +179,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
     fake.setFault(route, 'empty');
     const { sources } = fakeSources(fake, route);
 
-    const result = await syncOfficial(deps(), sources, SPAN);
+    const result = await catchUpOfficial(deps(), sources, SPAN);
 
     expect(result).toMatchObject({ ran: true, ok: true });
     expect(result.runs[0]).toMatchObject({ status: 'succeeded', inserted: 0, updated: 0, rejected: [], missing: SPAN_DAYS });
@@ -193,7 +193,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
     fake.setFault(route, 'outOfBounds');
     const { sources } = fakeSources(fake, route);
 
-    const result = await syncOfficial(deps(), sources, SPAN);
+    const result = await catchUpOfficial(deps(), sources, SPAN);
 
     expect(result.ok).toBe(true);
     const [summary] = result.runs;
@@ -215,7 +215,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
     const before = new Map((await snapshotRates(database.db)).map((r) => [r.date, r]));
     const { sources } = fakeSources(fake, route);
 
-    const result = await syncOfficial(deps(), sources, SPAN);
+    const result = await catchUpOfficial(deps(), sources, SPAN);
 
     expect(result.ok).toBe(true);
     expect(result.runs[0]!.rejected).toEqual([
@@ -236,11 +236,11 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
 
   it('is idempotent: a second identical sync inserts 0 and updates 0', async () => {
     const { sources } = fakeSources(fake, route);
-    const first = await syncOfficial(deps(), sources, YEAR);
+    const first = await catchUpOfficial(deps(), sources, YEAR);
     expect(first.runs[0]).toMatchObject({ inserted: 365, updated: 0 });
     const before = await snapshotRates(database.db);
 
-    const second = await syncOfficial(deps(), sources, YEAR);
+    const second = await catchUpOfficial(deps(), sources, YEAR);
 
     expect(second).toMatchObject({ ran: true, ok: true });
     expect(second.runs.map((r) => [r.inserted, r.updated])).toEqual([[0, 0]]);
@@ -250,13 +250,13 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
 
   it('picks up a correction within the last 7 days on a catch-up', async () => {
     const { sources } = fakeSources(fake, route);
-    await syncOfficial(deps(), sources, { from: addDays(TODAY, -30), to: TODAY });
+    await catchUpOfficial(deps(), sources, { from: addDays(TODAY, -30), to: TODAY });
     const [recent, old] = [addDays(TODAY, -3), addDays(TODAY, -20)];
     const was = { recent: fake.rateFor(recent)!, old: fake.rateFor(old)! };
     const corrected = { buy: was.recent.buy! + 1.25, sell: was.recent.sell! + 1.25 };
     fake.setRates((date) => (date === recent ? corrected : date === old ? { buy: 600, sell: 606 } : undefined));
 
-    const result = await syncOfficial(deps(), sources);
+    const result = await catchUpOfficial(deps(), sources);
 
     expect(result).toMatchObject({ ran: true, ok: true });
     // The catch-up re-reads the week before the last stored day, through tomorrow.
@@ -268,12 +268,12 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
 
   it('replaces a Hacienda row for today once the central bank publishes today', async () => {
     const { sources } = fakeSources(fake, route);
-    await syncOfficial(deps(), sources, { from: addDays(TODAY, -10), to: addDays(TODAY, -1) });
+    await catchUpOfficial(deps(), sources, { from: addDays(TODAY, -10), to: addDays(TODAY, -1) });
     const hacienda = fake.rateFor(TODAY)!;
 
     // The central bank cannot be reached: the week is left alone and Hacienda gives today.
     fake.setFault(route, '500');
-    const down = await syncOfficial(deps(), sources);
+    const down = await catchUpOfficial(deps(), sources);
     expect(down).toMatchObject({ ran: true, ok: false });
     expect(down.runs.map((r) => [r.source, r.status])).toEqual([
       [`bccr-${route}`, 'failed'],
@@ -285,7 +285,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
     fake.setFault(route, null);
     const official = { buy: hacienda.buy! + 0.75, sell: hacienda.sell! + 0.75 };
     fake.setRates((date) => (date === TODAY ? official : undefined));
-    const up = await syncOfficial(deps(), sources);
+    const up = await catchUpOfficial(deps(), sources);
 
     expect(up).toMatchObject({ ran: true, ok: true });
     expect(up.runs.map((r) => r.source)).toEqual([`bccr-${route}`]);
@@ -295,7 +295,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
 
   it('never lets a Hacienda answer replace a BCCR row', async () => {
     const { sources } = fakeSources(fake, route);
-    await syncOfficial(deps(), sources, { from: addDays(TODAY, -10), to: TODAY });
+    await catchUpOfficial(deps(), sources, { from: addDays(TODAY, -10), to: TODAY });
     const official = await rates().byDate(TODAY);
     expect(official).toMatchObject({ source: 'BCCR' });
     const before = await snapshotRates(database.db);
@@ -307,7 +307,7 @@ describe.each(PRIMARY_ROUTES)('official sync through %s', (_label, route) => {
     expect(await snapshotRates(database.db)).toEqual(before);
     // And a catch-up does not even ask Hacienda while today has the central bank's value.
     fake.requests.length = 0;
-    await syncOfficial(deps(), sources);
+    await catchUpOfficial(deps(), sources);
     expect(fake.requests.filter((r) => r.route === 'hacienda')).toEqual([]);
   });
 });
@@ -319,7 +319,7 @@ describe('official sync through the site API, several chunks', () => {
     const { sources } = fakeSources(fake, 'site');
     const fetched: string[] = [];
 
-    const result = await syncOfficial(deps(), sources, {
+    const result = await catchUpOfficial(deps(), sources, {
       ...SPAN,
       onProgress: (_run, _done, _total, chunk) => {
         fetched.push(chunk[0]);
@@ -340,7 +340,7 @@ describe('two syncs started together in one process, on one database', () => {
     fake.setFault('sdde', { kind: 'hang', times: 1 });
     const settled: string[] = [];
     const start = async (name: string) => {
-      const result = await syncOfficial(deps(), fakeSources(fake, 'sdde', { timeoutMs: 1000, retries: 1 }).sources, SPAN);
+      const result = await catchUpOfficial(deps(), fakeSources(fake, 'sdde', { timeoutMs: 1000, retries: 1 }).sources, SPAN);
       settled.push(name);
       return { name, result };
     };
@@ -375,7 +375,7 @@ describe('/health after syncs', () => {
 
     const syncedAt = noonInCostaRica(TODAY);
     const { sources } = fakeSources(fake, 'sdde');
-    const result = await syncOfficial(
+    const result = await catchUpOfficial(
       syncDeps(database.db, () => syncedAt),
       sources,
       { from: addDays(TODAY, -30), to: addDays(TODAY, 1) },
@@ -389,7 +389,7 @@ describe('/health after syncs', () => {
     // A failed sync later on leaves lastSyncAt at the last one that succeeded.
     fake.setFault('sdde', '500');
     const later = noonInCostaRica(addDays(TODAY, 1));
-    const failed = await syncOfficial(
+    const failed = await catchUpOfficial(
       syncDeps(database.db, () => later),
       fakeSources(fake, 'sdde').sources,
       { from: addDays(TODAY, -5), to: addDays(TODAY, -1) },

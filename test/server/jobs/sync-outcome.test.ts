@@ -4,7 +4,7 @@
  */
 import type { CatchUpResult } from '../../../server/jobs/catch-up';
 import type { BankingSummary } from '../../../server/jobs/sync-banking';
-import type { SyncSummary } from '../../../server/jobs/sync-official';
+import type { SyncSummary } from '../../../server/jobs/sync-run';
 import { bankingFaults, exitCodeOf, officialFaults } from '../../../server/jobs/sync-outcome';
 
 const run = (over: Partial<SyncSummary> = {}): SyncSummary => ({

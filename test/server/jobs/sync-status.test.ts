@@ -5,7 +5,7 @@
  */
 import { healthReasons } from '../../../server/http/routes/health';
 import { attemptFailure } from '../../../server/jobs/scheduler';
-import type { SyncSummary } from '../../../server/jobs/sync-official';
+import type { SyncSummary } from '../../../server/jobs/sync-run';
 import { type LastSync, lastSyncOf, oneLine, whyEmpty, whyEmptyForClients } from '../../../server/jobs/sync-status';
 import type { SyncRun } from '../../../server/store/sync-runs';
 
