@@ -2,7 +2,8 @@
  * What every command (server, sync, keys) opens from the configuration: the logger, the migrated
  * database, the change feed and the upstream sources. One place, so they all agree.
  */
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { createLimiterRedis } from './access/redis-client';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } from './changes-embedded';
@@ -75,11 +76,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     bccrSiteApiUrl: config.bccrSiteApiUrl,
     haciendaUrl: config.haciendaUrl,
   });
-  // Fail fast while Redis is away: the rate limiter then counts in memory instead of waiting.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 })
-    : null;
-  redis?.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
+  const redis = config.redisUrl ? createLimiterRedis(config.redisUrl, logger) : null;
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
   const feed = changes;
   return {
