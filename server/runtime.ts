@@ -7,7 +7,7 @@ import { createLimiterRedis } from './access/redis-client';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } from './changes-embedded';
-import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
+import { createRemoteChangeFeed } from './changes-remote';
 import type { AppDeps } from './app';
 import type { Config } from './config';
 import type { OfficialSources } from './jobs/catch-up';
@@ -54,8 +54,10 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   let changes: ChangeFeed | null = null;
   try {
     await migrate(db);
-    if (config.redisUrl) changes = await createRedisChangeFeed(config.redisUrl, logger);
-    else if (config.databaseUrl) changes = await createPostgresChangeFeed(config.databaseUrl, logger);
+    // On PostgreSQL every process announces and listens there, and on Redis too when it has one:
+    // a command reaches every server whatever its REDIS_URL. The embedded database has one server,
+    // which its commands reach through its socket.
+    if (config.databaseUrl) changes = await createRemoteChangeFeed({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl }, logger);
     else if (embedded?.role === 'client') changes = createEmbeddedClientFeed(db, logger);
     else if (serve) {
       const server = createEmbeddedServerFeed();
