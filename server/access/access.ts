@@ -60,7 +60,7 @@ export interface AccessDeps {
 
 export function createAccessControl(deps: AccessDeps) {
   const keys = createKeyCache(deps.keys, deps.logger);
-  const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
+  const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock, logger: deps.logger });
   const limiter = createRateLimiter({
     redis: deps.redis,
     redisDeadlineMs: deps.redisDeadlineMs,

@@ -11,6 +11,7 @@ import * as insights from './005_insights';
 import * as quotaLeases from './006_quota_leases';
 import * as rateMonths from './007_rate_months';
 import * as rateProvenance from './008_rate_provenance';
+import * as servedCounts from './009_served_counts';
 
 interface Migration {
   name: string;
@@ -27,6 +28,7 @@ const migrations: Migration[] = [
   { name: '006_quota_leases', ...quotaLeases },
   { name: '007_rate_months', ...rateMonths },
   { name: '008_rate_provenance', ...rateProvenance },
+  { name: '009_served_counts', ...servedCounts },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
