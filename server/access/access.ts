@@ -53,7 +53,7 @@ export interface AccessDeps {
   clock: () => Date;
   /** Shares the per-minute limit across instances; null keeps it in this process. */
   redis: Redis | null;
-  /** How long a request waits for Redis before counting in memory (rate-limit.ts's default unless given). */
+  /** How long Redis may send nothing to a waiting request before it counts in memory (rate-limit.ts's default unless given). */
   redisDeadlineMs?: number;
   logger: Logger;
 }
