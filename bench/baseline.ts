@@ -18,7 +18,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Redis from 'ioredis';
+import { createLimiterRedis } from '../server/access/redis-client';
 import Koa from 'koa';
 import knex from 'knex';
 import { applyDecision, createRateLimiter } from '../server/access/rate-limit';
@@ -66,8 +66,8 @@ function koaBehindTheEdge(): Koa {
 
 /** Counts over as many clients as the bench has keys, each allowed far more than it sends. */
 function koaAskingRedis(url: string): Koa {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 });
   const logger = createLogger('warn', logDestination(2));
+  const redis = createLimiterRedis(url, logger);
   const limiter = createRateLimiter({ redis, logger, windowSeconds: 60, namespace: `bench-floor-${process.pid}` });
   let request = 0;
   const app = new Koa();

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import inspector from 'node:inspector';
 import type { AddressInfo } from 'node:net';
-import Redis from 'ioredis';
+import { createLimiterRedis } from '../server/access/redis-client';
 import type pino from 'pino';
 import readline from 'node:readline';
 import { createApp } from '../server/app';
@@ -66,13 +66,6 @@ function collectedRssMb(): number {
   return Math.round(process.memoryUsage().rss / 2 ** 20);
 }
 
-/** The client runtime.ts makes: fails fast while Redis is away instead of queueing. */
-function redisClient(url: string, logger: pino.Logger): Redis {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 });
-  redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
-  return redis;
-}
-
 function listen(handler: http.RequestListener): Promise<number> {
   return new Promise((resolve) => {
     const server = http.createServer(handler);
@@ -99,7 +92,7 @@ async function main(): Promise<void> {
   const logger = createLogger((process.env.LOG_LEVEL ?? 'info') as LogLevel, destination);
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   const opened = databaseUrl ? openPostgres(databaseUrl, logger) : await openEmbedded(Number(process.env.BENCH_KEYS ?? 0));
-  const redis = process.env.BENCH_REDIS_URL ? redisClient(process.env.BENCH_REDIS_URL, logger) : null;
+  const redis = process.env.BENCH_REDIS_URL ? createLimiterRedis(process.env.BENCH_REDIS_URL, logger) : null;
 
   // The in-process change feed: the Redis one's channel is fixed and shared with the test suites,
   // whose rate changes would empty our response cache in the middle of a measurement.

@@ -48,8 +48,8 @@ export interface AppDeps {
   /** Shares rate limits across instances; null or absent keeps them in this process. */
   redis?: Redis | null;
   /**
-   * How long a keyed request waits for Redis before counting in this process (25 ms unless given):
-   * tests that need the shared count on a crowded machine give it longer.
+   * How long Redis may send nothing to a waiting request before the request is counted in this
+   * process (25 ms unless given); time this process is busy is not counted against Redis.
    */
   redisDeadlineMs?: number;
   corsOrigins?: readonly string[];

@@ -2,11 +2,12 @@
  * What every command (server, sync, keys) opens from the configuration: the logger, the migrated
  * database, the change feed and the upstream sources. One place, so they all agree.
  */
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { createLimiterRedis } from './access/redis-client';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } from './changes-embedded';
-import { createPostgresChangeFeed, createRedisChangeFeed } from './changes-remote';
+import { createRemoteChangeFeed } from './changes-remote';
 import type { AppDeps } from './app';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
@@ -52,8 +53,10 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   let changes: ChangeFeed | null = null;
   try {
     await migrate(db);
-    if (config.redisUrl) changes = await createRedisChangeFeed(config.redisUrl, logger);
-    else if (config.databaseUrl) changes = await createPostgresChangeFeed(config.databaseUrl, logger);
+    // On PostgreSQL every process announces and listens there, and on Redis too when it has one:
+    // a command reaches every server whatever its REDIS_URL. The embedded database has one server,
+    // which its commands reach through its socket.
+    if (config.databaseUrl) changes = await createRemoteChangeFeed({ databaseUrl: config.databaseUrl, redisUrl: config.redisUrl }, logger);
     else if (embedded?.role === 'client') changes = createEmbeddedClientFeed(db, logger);
     else if (serve) {
       const server = createEmbeddedServerFeed();
@@ -74,11 +77,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     bccrSiteApiUrl: config.bccrSiteApiUrl,
     haciendaUrl: config.haciendaUrl,
   });
-  // Fail fast while Redis is away: the rate limiter then counts in memory instead of waiting.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 200, connectTimeout: 2000 })
-    : null;
-  redis?.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis: connection problem'));
+  const redis = config.redisUrl ? createLimiterRedis(config.redisUrl, logger) : null;
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
   const feed = changes;
   return {

@@ -53,14 +53,14 @@ export interface AccessDeps {
   clock: () => Date;
   /** Shares the per-minute limit across instances; null keeps it in this process. */
   redis: Redis | null;
-  /** How long a request waits for Redis before counting in memory (rate-limit.ts's default unless given). */
+  /** How long Redis may send nothing to a waiting request before it counts in memory (rate-limit.ts's default unless given). */
   redisDeadlineMs?: number;
   logger: Logger;
 }
 
 export function createAccessControl(deps: AccessDeps) {
   const keys = createKeyCache(deps.keys, deps.logger);
-  const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock });
+  const ledger = createQuotaLedger({ usage: deps.usage, clock: deps.clock, logger: deps.logger });
   const limiter = createRateLimiter({
     redis: deps.redis,
     redisDeadlineMs: deps.redisDeadlineMs,

@@ -11,15 +11,24 @@
  * the database about once a minute per instance, not every few requests; and the units that can
  * sit unspent on an idle instance while another is refused are at most a hundredth of what was
  * left, and go back to the database when it stops.
+ *
+ * Reserved is not served: the count of a key includes the leases every instance holds. So each
+ * instance also writes how many requests it has served, in a row of its own, in the background
+ * with one write in flight per key (requests served meanwhile go in the next); `/usage` adds its
+ * own figure, exact, to what the others last wrote, which at rest is what they served.
  */
+import { randomUUID } from 'node:crypto';
 import type { ApiKey } from '../store/api-keys';
 import { perSecond } from '../domain/per-second';
+import type { Logger } from '../logger';
 import { quotaMonth, type UsageStore } from '../store/usage';
 
 export const LEASE_FRACTION = 1 / 100;
 // At ten thousand requests a second a lease lasts a second: one locked statement per second per
 // key and instance. A crash loses at most one lease, counted as used.
 export const MAX_LEASE = 10_000;
+/** How long recording served requests rests after a failed write (the database is away). */
+export const RECORD_RETRY_MS = 1000;
 
 interface Account {
   keyId: number;
@@ -28,11 +37,17 @@ interface Account {
   unspent: number;
   /** The database's count after the last lease (it includes leases held here and elsewhere). */
   reserved: number;
-  /** Units spent by this instance this month, for the headers' running count. */
+  /** Units spent by this instance this month: the requests it served (the headers' running count, `/usage`). */
   spent: number;
   /** Requests of this key waiting to be counted right now. */
   demand: number;
   lease: Promise<number> | null;
+  /** `spent` as last written to this instance's row of served requests. */
+  recorded: number;
+  /** The write in flight, if any. */
+  record: Promise<void> | null;
+  /** No new write before this (performance.now()), after one failed. */
+  restUntil: number;
 }
 
 export type Spend = { ok: true; used: number; resetsAt: Date } | { ok: false; resetsAt: Date };
@@ -41,9 +56,35 @@ export function leaseSize(quota: number, reserved: number, ratePerMinute: number
   return Math.max(1, Math.min(MAX_LEASE, ratePerMinute, Math.floor((quota - reserved) * LEASE_FRACTION)));
 }
 
-export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }) {
+export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; logger: Logger }) {
   const accounts = new Map<string, Account>();
   const currentMonth = perSecond(deps.clock, quotaMonth);
+
+  // This process's row of served requests: its own count is then exact, whoever else writes.
+  const instance = randomUUID();
+
+  /** Writes what this instance has served, then again if it served more meanwhile. */
+  const recordServed = (account: Account): Promise<void> => {
+    account.record ??= (async () => {
+      try {
+        while (account.recorded < account.spent) {
+          const served = account.spent;
+          await deps.usage.recordServed(account.keyId, account.month, instance, served);
+          account.recorded = served;
+          account.restUntil = 0;
+        }
+      } catch (error) {
+        // Kept in memory and written with a later request after a rest, or at release: nothing is
+        // lost. Said once per outage, not once a second.
+        const level = account.restUntil === 0 ? 'warn' : 'debug';
+        account.restUntil = performance.now() + RECORD_RETRY_MS;
+        deps.logger[level]({ err: error, keyId: account.keyId }, 'quota: could not record served requests yet; will retry');
+      } finally {
+        account.record = null;
+      }
+    })();
+    return account.record;
+  };
 
   const lease = (account: Account, key: ApiKey): Promise<number> =>
     (async () => {
@@ -61,6 +102,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
   const take = (account: Account, resetsAt: Date): Spend => {
     account.unspent--;
     account.spent++;
+    if (performance.now() >= account.restUntil) void recordServed(account);
     // What the database has counted, less what is reserved here and not spent yet.
     return { ok: true, used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
   };
@@ -89,17 +131,23 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
       const id = `${key.id}:${month}`;
       let account = accounts.get(id);
       if (!account) {
-        account = { keyId: key.id, month, unspent: 0, reserved: 0, spent: 0, demand: 0, lease: null };
+        account = { keyId: key.id, month, unspent: 0, reserved: 0, spent: 0, demand: 0, lease: null, recorded: 0, record: null, restUntil: 0 };
         accounts.set(id, account);
       }
       return account.unspent > 0 ? take(account, resetsAt) : spendAfterLease(account, key, resetsAt);
     },
 
-    /** This month's count for `key`, less what this instance has reserved and not spent. */
+    /**
+     * Requests served to `key` this month: this instance's own count, and what the others last
+     * wrote of theirs. Quota reserved and not spent, here or elsewhere, is not in it.
+     */
     async used(key: ApiKey): Promise<{ used: number; resetsAt: Date }> {
       const { month, resetsAt } = currentMonth();
-      const unspent = accounts.get(`${key.id}:${month}`)?.unspent ?? 0;
-      return { used: Math.max(0, (await deps.usage.used(key.id, month)) - unspent), resetsAt };
+      // While this instance keeps an account of the key its own count is in memory, exact; after
+      // a release its row holds it.
+      const account = accounts.get(`${key.id}:${month}`);
+      const recorded = await deps.usage.served(key.id, month, account ? instance : null);
+      return { used: recorded + (account?.spent ?? 0), resetsAt };
     },
 
     /**
@@ -113,9 +161,11 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date }
       return { used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
     },
 
-    /** Gives unspent units back (on shutdown), so a restart loses nothing. */
+    /** Records what was served and gives unspent units back (on shutdown), so a restart loses nothing. */
     async release(): Promise<void> {
       for (const account of accounts.values()) {
+        await account.record;
+        if (account.recorded < account.spent) await deps.usage.recordServed(account.keyId, account.month, instance, account.spent);
         if (account.unspent > 0) await deps.usage.release(account.keyId, account.month, account.unspent);
         account.unspent = 0;
       }

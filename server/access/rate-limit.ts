@@ -1,10 +1,14 @@
 /**
  * Requests per window per client, counted by rate-limiter-flexible: in Redis when the service has
  * one (shared by every instance: one atomic script call and one counter per client), in this
- * process otherwise. Redis is asked through a circuit breaker (opossum): a Redis that errs or
- * stops answering is given up on within a few requests, each instance then counts in its own
- * memory at once (never no limit, never an error, never a wait per request), and a background
- * probe brings the shared count back as soon as Redis answers again.
+ * process otherwise. Redis is asked through a circuit breaker (opossum): a Redis that errs,
+ * refuses (disconnected) or stays silent is given up on within a few requests, each instance then
+ * counts in its own memory at once (never no limit, never an error, never a wait per request),
+ * and a background probe brings the shared count back as soon as Redis answers again.
+ *
+ * Silence is Redis's, not this process's: the breaker has no deadline of its own, because under a
+ * burst the event loop is late for every timer and a deadline would give a healthy Redis up and
+ * count the burst in memory, per instance. redis-silence.ts looks at the connection instead.
  *
  * One limiter counts every client; the limit a client is held to (a key's own rate, or the
  * per-IP default) is applied to the count it returns, so keys with different rates share it.
@@ -15,6 +19,7 @@ import CircuitBreaker from 'opossum';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '../errors';
 import type { Logger } from '../logger';
+import { unlessRedisIsSilent } from './redis-silence';
 
 export interface RateLimiterOptions {
   redis: Redis | null;
@@ -22,7 +27,7 @@ export interface RateLimiterOptions {
   windowSeconds: number;
   /** Separates limiters that share one Redis (the API's from the site's). */
   namespace: string;
-  /** How long a request waits for Redis (REDIS_DEADLINE_MS unless given). */
+  /** How long Redis may say nothing to a waiting request (REDIS_DEADLINE_MS unless given). */
   redisDeadlineMs?: number;
 }
 
@@ -33,6 +38,8 @@ export interface Decision {
   remaining: number;
   /** Whole seconds until the window starts again (1 at least). */
   resetSeconds: number;
+  /** The window the limit applies to, in seconds. */
+  windowSeconds: number;
 }
 
 export interface RateLimiter {
@@ -48,8 +55,10 @@ export interface RateLimiter {
 const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
- * How long a request waits for Redis before counting in memory instead. Redis answers a limiter
- * call in well under a millisecond; past this it is in trouble, and every request would wait.
+ * How long Redis may send nothing while a request waits for it before the request is counted in
+ * memory instead. Redis answers a limiter call in well under a millisecond; a connection silent
+ * this long while a command waits is a Redis in trouble. Time this process spends busy elsewhere
+ * is not counted against Redis (see redis-silence.ts).
  */
 export const REDIS_DEADLINE_MS = 25;
 /** How often a given-up Redis is asked whether it is back. */
@@ -65,16 +74,20 @@ function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () =
     // A client that knows it is disconnected fails at once instead of queueing the command.
     rejectIfRedisNotReady: true,
   });
-  const breaker = new CircuitBreaker((id: string, count: boolean) => (count ? limiter.consume(id) : limiter.get(id)), {
-    timeout: redisDeadlineMs,
-    // Open after a few failures in the last second, whatever the traffic was before.
-    errorThresholdPercentage: 50,
-    volumeThreshold: 3,
-    rollingCountTimeout: 1000,
-    rollingCountBuckets: 10,
-    // The probe below closes it; this only bounds how long it stays open should the probe be stuck.
-    resetTimeout: 30_000,
-  });
+  const breaker = new CircuitBreaker(
+    (id: string, count: boolean) => unlessRedisIsSilent(redis, count ? limiter.consume(id) : limiter.get(id), redisDeadlineMs),
+    {
+      // No deadline of the breaker's own: a busy event loop would pass it with Redis healthy.
+      timeout: false,
+      // Open after a few failures in the last second, whatever the traffic was before.
+      errorThresholdPercentage: 50,
+      volumeThreshold: 3,
+      rollingCountTimeout: 1000,
+      rollingCountBuckets: 10,
+      // The probe below closes it; this only bounds how long it stays open should the probe be stuck.
+      resetTimeout: 30_000,
+    },
+  );
 
   let probe: NodeJS.Timeout | null = null;
   const stopProbe = () => {
@@ -85,8 +98,7 @@ function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () =
     onGiveUp();
     stopProbe();
     probe = setInterval(() => {
-      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('ping timed out')), 5 * redisDeadlineMs).unref());
-      Promise.race([redis.ping(), deadline]).then(
+      unlessRedisIsSilent(redis, redis.ping(), 5 * redisDeadlineMs).then(
         () => breaker.close(),
         (error: unknown) => logger.debug({ err: error, namespace: options.namespace }, 'rate limit: Redis still unavailable'),
       );
@@ -146,7 +158,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const decide = (res: RateLimiterRes | null, max: number): Decision => {
     const used = res?.consumedPoints ?? 0;
     const resetSeconds = res ? Math.min(windowSeconds, Math.max(1, Math.ceil(res.msBeforeNext / 1000))) : windowSeconds;
-    return { allowed: used <= max, limit: max, remaining: Math.max(0, max - used), resetSeconds };
+    return { allowed: used <= max, limit: max, remaining: Math.max(0, max - used), resetSeconds, windowSeconds };
   };
 
   return {
@@ -163,7 +175,20 @@ export function applyDecision(ctx: Context, decision: Decision): void {
   ctx.set('X-RateLimit-Reset', String(decision.resetSeconds));
   if (decision.allowed) return;
   const retryAfter = String(decision.resetSeconds);
-  throw new HttpError('RATE_LIMITED', `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${retryAfter} s`, { 'Retry-After': retryAfter });
+  throw new HttpError(
+    'RATE_LIMITED',
+    `Rate limit of ${decision.limit} requests per ${windowInWords(decision.windowSeconds)} exceeded; retry in ${retryAfter} s`,
+    {
+      'Retry-After': retryAfter,
+    },
+  );
+}
+
+/** `minute`, `10 minutes`, `30 seconds`: the window as the 429's message states it. */
+export function windowInWords(seconds: number): string {
+  if (seconds === 60) return 'minute';
+  if (seconds % 60 === 0) return `${seconds / 60} minutes`;
+  return seconds === 1 ? 'second' : `${seconds} seconds`;
 }
 
 /** A per-IP limit as a middleware, for the site's pages and form. */

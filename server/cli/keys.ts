@@ -75,7 +75,8 @@ runCli(async () => {
       case 'revoke': {
         const { id } = request;
         const done = await keys.revoke(id, new Date());
-        // Running instances keep recent lookups in memory: tell them (through Redis or PostgreSQL).
+        // Running instances keep recent lookups in memory: tell them (PostgreSQL's NOTIFY, and Redis
+        // when REDIS_URL is set; or the embedded server's socket).
         if (done) await runtime.changes.keysChanged();
         out(done ? `Revoked key ${id}.` : `No active key with id ${id}.`);
         return done ? 0 : 1;

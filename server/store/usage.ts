@@ -25,9 +25,27 @@ export function createUsageStore(db: Knex) {
         .update({ count: db.raw('GREATEST(count - ?, 0)', [units]) });
     },
 
+    /** Units reserved this month, spent or not. */
     async used(keyId: number, month: string): Promise<number> {
       const row = await db('api_usage').where({ key_id: keyId, month }).first<{ count: number } | undefined>('count');
       return row?.count ?? 0;
+    },
+
+    /** Raises what `instance` served this month to `served` (never lowers it: writes may land late). */
+    async recordServed(keyId: number, month: string, instance: string, served: number): Promise<void> {
+      await db.raw(
+        `INSERT INTO api_usage_served (key_id, month, instance, served) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key_id, month, instance) DO UPDATE SET served = GREATEST(api_usage_served.served, EXCLUDED.served)`,
+        [keyId, month, instance, served],
+      );
+    },
+
+    /** Requests served this month as far as the instances have recorded them, leaving out `except`'s own row. */
+    async served(keyId: number, month: string, except: string | null): Promise<number> {
+      const rows = db('api_usage_served').where({ key_id: keyId, month });
+      if (except !== null) rows.whereNot({ instance: except });
+      const row = await rows.first<{ served: string | number | null } | undefined>(db.raw('SUM(served) AS served'));
+      return Number(row?.served ?? 0);
     },
 
     async usedByKey(month: string): Promise<Map<number, number>> {

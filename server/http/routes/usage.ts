@@ -13,7 +13,8 @@ export function usageRoutes({ access }: { access: AccessControl }): Route[] {
       rateLimit: false,
       cache: false,
       summary: "This month's usage and limits of your key",
-      description: 'Requests used and remaining this month, when the count resets, and the per-minute rate. Not counted against the quota.',
+      description:
+        'Requests served (`used`) and remaining this month, when the count resets, and the per-minute rate. `used` counts the requests served by every instance, not quota an instance has set aside. Not counted against the quota.',
       query: {},
       response: UsageSchema,
       handle: async (_, { apiKey }) => {

@@ -12,6 +12,7 @@ import * as quotaLeases from './006_quota_leases';
 import * as rateMonths from './007_rate_months';
 import * as rateProvenance from './008_rate_provenance';
 import * as plainInstitutionNames from './009_plain_institution_names';
+import * as servedCounts from './010_served_counts';
 
 interface Migration {
   name: string;
@@ -29,6 +30,7 @@ const migrations: Migration[] = [
   { name: '007_rate_months', ...rateMonths },
   { name: '008_rate_provenance', ...rateProvenance },
   { name: '009_plain_institution_names', ...plainInstitutionNames },
+  { name: '010_served_counts', ...servedCounts },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

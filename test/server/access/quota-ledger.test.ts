@@ -2,6 +2,7 @@
  * The ledger behind the monthly quota: leases from the database spent in memory, exact at the
  * end of a quota, and handed back on release.
  */
+import pino from 'pino';
 import { createQuotaLedger, leaseSize, MAX_LEASE } from '../../../server/access/quota-ledger';
 import { createApiKeysStore, type ApiKey } from '../../../server/store/api-keys';
 import { createUsageStore } from '../../../server/store/usage';
@@ -10,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database';
 describe('quota ledger', () => {
   let database: TestDatabase;
   const clock = () => new Date('2026-03-15T12:00:00Z');
+  const logger = pino({ level: 'silent' });
   const count = async (key: ApiKey) => createUsageStore(database.db).used(key.id, '2026-03-01');
   const newKey = async (monthlyQuota: number) =>
     (await createApiKeysStore(database.db).create({ name: 'ledger', plan: 'custom', monthlyQuota, ratePerMinute: 1000 })).record;
@@ -34,7 +36,7 @@ describe('quota ledger', () => {
     const key = await newKey(100_000);
     const usage = createUsageStore(database.db);
     const reserve = jest.spyOn(usage, 'reserve');
-    const ledger = createQuotaLedger({ usage, clock });
+    const ledger = createQuotaLedger({ usage, clock, logger });
     for (let i = 1; i <= 2500; i++) expect(await ledger.spend(key)).toMatchObject({ ok: true, used: i });
     // Leases of a minute of the key's rate (1,000), then a hundredth of what is left: 3 round trips, not 2,500.
     expect(reserve.mock.calls.map((call) => call[3])).toEqual([1000, 990, 980]);
@@ -46,7 +48,7 @@ describe('quota ledger', () => {
 
   it('knows the count it last learned without asking the database, once it has leased', async () => {
     const key = await newKey(100_000);
-    const ledger = createQuotaLedger({ usage: createUsageStore(database.db), clock });
+    const ledger = createQuotaLedger({ usage: createUsageStore(database.db), clock, logger });
     expect(ledger.known(key)).toBeNull();
     for (let i = 0; i < 3; i++) await ledger.spend(key);
     expect(ledger.known(key)).toEqual({ used: 3, resetsAt: new Date('2026-04-01T00:00:00Z') });
@@ -57,7 +59,7 @@ describe('quota ledger', () => {
   it('never passes the quota and refuses nothing under it, across instances spending at once', async () => {
     const key = await newKey(3000);
     const usage = createUsageStore(database.db);
-    const instances = [createQuotaLedger({ usage, clock }), createQuotaLedger({ usage, clock })];
+    const instances = [createQuotaLedger({ usage, clock, logger }), createQuotaLedger({ usage, clock, logger })];
     const outcomes = await Promise.all(Array.from({ length: 3600 }, (_, i) => (instances[i % 2] as ReturnType<typeof createQuotaLedger>).spend(key)));
     expect(outcomes.filter((o) => o.ok)).toHaveLength(3000);
     expect(await count(key)).toBe(3000);

@@ -25,13 +25,6 @@ import {
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const RATE_LIMITED = { success: false, error: 'RATE_LIMITED', message: expect.any(String) };
 const PATH = '/exchange-rate/latest';
-/**
- * What the instances sharing Redis wait for it: a second, not the 25 ms default. On a crowded
- * machine a late answer (a restarted Redis's first ones, above all) would be counted in one
- * instance's own memory, and the instances would no longer share one count. The default itself
- * is exercised by test/resilience/outages.test.ts.
- */
-const redisDeadlineMs = 1000;
 
 /** The contract's three headers, with the reset in whole seconds from now: never an epoch. */
 function expectRateHeaders(answer: Answer, limit: number): void {
@@ -187,10 +180,7 @@ describe('shared through Redis by two instances', () => {
     second = secondInstanceDatabase(t.database);
     clients = [redisClient(REDIS_URL), redisClient(REDIS_URL)];
     await until('both Redis clients are ready', () => clients.every((c) => c.status === 'ready'));
-    apps = [
-      await startTestApp({ database: t.database, redis: clients[0], redisDeadlineMs }),
-      await startTestApp({ database: second, redis: clients[1], redisDeadlineMs }),
-    ];
+    apps = [await startTestApp({ database: t.database, redis: clients[0] }), await startTestApp({ database: second, redis: clients[1] })];
   });
   afterAll(async () => {
     for (const app of apps ?? []) await app.close();
@@ -207,11 +197,18 @@ describe('shared through Redis by two instances', () => {
     for (const a of answers.slice(4)) expectRateLimited(a, 4);
   });
 
-  it('lets exactly the rate through when both instances are hit at once', async () => {
-    const { key } = await createKey(t.database.db, { ratePerMinute: 50 });
-    const answers = await atOnce(apps, key, 200);
-    expect(tally(answers)).toEqual({ 200: 50, 429: 150 });
-    for (const answer of answers) if (answer.status === 429) expectRateLimited(answer, 50);
+  // The burst keeps this process's event loop busy far past the limiter's deadline for Redis: a
+  // Redis that answered meanwhile is still the count, never each instance's memory.
+  it.each([
+    ['both instances', 2],
+    ['one instance', 1],
+  ])('serves exactly 60 of 200 simultaneous requests of a key of 60 a minute on %s, round after round', async (_, instances) => {
+    for (let round = 0; round < 3; round += 1) {
+      const { key } = await createKey(t.database.db, { ratePerMinute: 60 });
+      const answers = await atOnce(apps.slice(0, instances), key, 200);
+      expect([round, tally(answers)]).toEqual([round, { 200: 60, 429: 140 }]);
+      for (const answer of answers) if (answer.status === 429) expectRateLimited(answer, 60);
+    }
   });
 });
 
@@ -236,11 +233,7 @@ describe('when Redis goes away and comes back', () => {
         },
       }),
     );
-    // The clients' command timeout (200 ms), not the deadline, is what bounds a hang here.
-    apps = [
-      await startTestApp({ database: t.database, redis: clients[0], logger, redisDeadlineMs }),
-      await startTestApp({ database: second, redis: clients[1], logger, redisDeadlineMs }),
-    ];
+    apps = [await startTestApp({ database: t.database, redis: clients[0], logger }), await startTestApp({ database: second, redis: clients[1], logger })];
   });
   afterAll(async () => {
     for (const app of apps ?? []) await app.close();
@@ -254,10 +247,10 @@ describe('when Redis goes away and comes back', () => {
     expect(tally(await inTurns(apps, key, 2 * N + 2))).toEqual({ 200: N, 429: N + 2 });
   });
 
-  it('answers within the command timeout, limiting each instance on its own, while Redis hangs', async () => {
+  it('answers within a few deadlines, limiting each instance on its own, while Redis hangs', async () => {
     const { key } = await createKey(t.database.db, { ratePerMinute: N });
     redis.freeze();
-    // The connection stays up and says nothing: every command waits out its timeout (200 ms).
+    // The connection stays up and says nothing: the first requests wait for the silence to show.
     const perInstance = await Promise.all(apps.map((app) => inTurns([app], key, N + 1)));
     for (const answers of perInstance) {
       expect(answers.map((a) => a.status)).toEqual([...Array<number>(N).fill(200), 429]);

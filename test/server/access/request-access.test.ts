@@ -104,6 +104,8 @@ it('takes ten requests from one address in ten minutes, and refuses the eleventh
   expect(refused.status).toBe(429);
   expect(refused.body).toEqual({ success: false, error: 'RATE_LIMITED', message: expect.any(String) });
   const retryAfter = headerNumber(refused, 'Retry-After');
+  // The message states the form's own window, not the API's minute.
+  expect(refused.body?.message).toBe(`Rate limit of 10 requests per 10 minutes exceeded; retry in ${retryAfter} s`);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(600);
   expect((await stored()).filter((r) => r.name === 'Visitor 11')).toEqual([]);
