@@ -3,6 +3,7 @@
  * against a real database. `main.ts` adds the listening socket, the schedule and the shutdown.
  */
 import Koa from 'koa';
+import type { AppState } from './app-state';
 import Router from '@koa/router';
 import type Redis from 'ioredis';
 import { calendarDay } from '../shared/dates';
@@ -74,7 +75,7 @@ export interface AppDeps {
   nextSyncAt?: () => Date | null;
 }
 
-export interface App extends Koa {
+export interface App extends Koa<AppState> {
   readonly routes: readonly Route[];
   readonly responseCache: ResponseCache;
   /** Hands back what the instance holds for others (unspent quota); call it before exiting. */
@@ -130,12 +131,12 @@ export function createApp(deps: AppDeps): App {
     { version, publicUrl },
   );
 
-  const api = new Router({ prefix: API_PREFIX });
+  const api = new Router<AppState>({ prefix: API_PREFIX });
   const today = perSecond(clock, calendarDay);
   mountRoutes(api, routes, { cache, access, today });
   mountMcp(api, { routes, access, today, logger: deps.logger, demo: deps.demo ?? false });
 
-  const site = new Router();
+  const site = new Router<AppState>();
   mountSite(site, {
     db: deps.db,
     rates: series,
@@ -157,7 +158,7 @@ export function createApp(deps: AppDeps): App {
 
   const proxyHops = deps.trustProxy === true ? 1 : Number(deps.trustProxy ?? 0);
   // Koa's maxIpsCount keeps the last N entries of X-Forwarded-For, and ctx.ip is the first of them.
-  const koa = new Koa({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
+  const koa = new Koa<AppState>({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
   koa.on('error', logStreamErrors(deps.logger));
   for (const middleware of edgeMiddlewares({ logger: deps.logger, metrics: metrics.requests, corsOrigins: deps.corsOrigins ?? ['*'] })) koa.use(middleware);
   for (const router of [api, site]) {

@@ -3,6 +3,7 @@
  * Each rule is a plain async function of the request; `guard` (guard.ts) applies them in order.
  */
 import type { Context } from 'koa';
+import type { AppState } from '../app-state';
 import type Redis from 'ioredis';
 import { LIMITS } from '../../shared/limits';
 import { HttpError } from '../errors';
@@ -12,18 +13,6 @@ import type { UsageStore } from '../store/usage';
 import { createKeyCache } from './key-cache';
 import { createQuotaLedger } from './quota-ledger';
 import { applyDecision, createRateLimiter } from './rate-limit';
-
-/** What `identify` learns of the request, kept in `ctx.state`. */
-export interface AccessState {
-  apiKey?: ApiKey;
-  /**
-   * What is wrong with the key sent; `in-query`: `key=` where only the header is taken (a 400, not
-   * a 401); `authorization`: an Authorization header that is not `Bearer <key>`.
-   */
-  keyProblem?: 'malformed' | 'unknown' | 'revoked' | 'in-query' | 'authorization';
-  /** The lookup itself failed (the database is down): not the caller's fault. */
-  keyError?: unknown;
-}
 
 const KEY_PROBLEMS = {
   missing: 'An API key is required: send it in the x-api-key header',
@@ -84,7 +73,7 @@ export function createAccessControl(deps: AccessDeps) {
      * taken when neither header is sent; elsewhere `key=` is a mistake to point out, not a key to use.
      */
     async identify(ctx: Context, keyInQuery = false): Promise<void> {
-      const state: AccessState = ctx.state;
+      const state: AppState = ctx.state;
       const inQuery = ctx.query.key;
       if (inQuery !== undefined && !keyInQuery) {
         state.keyProblem = 'in-query';
@@ -119,7 +108,7 @@ export function createAccessControl(deps: AccessDeps) {
      * own (Sheets traffic all comes from Google's addresses); anyone else by address.
      */
     async check(ctx: Context, count = true): Promise<void> {
-      const { apiKey }: AccessState = ctx.state;
+      const { apiKey }: AppState = ctx.state;
       const [id, max] = apiKey ? [`key:${apiKey.id}`, apiKey.ratePerMinute] : [`ip:${ctx.ip}`, LIMITS.rateLimit.perMinute];
       // A request that is not counted is never refused: it only learns where the client stands.
       applyDecision(ctx, count ? await limiter.take(id, max) : { ...(await limiter.peek(id, max)), allowed: true });
@@ -127,7 +116,7 @@ export function createAccessControl(deps: AccessDeps) {
 
     /** The key of a keyed route, or a 401 that says what is wrong with it. */
     requireKey(ctx: Context): ApiKey {
-      const state: AccessState = ctx.state;
+      const state: AppState = ctx.state;
       if (state.keyProblem === 'in-query') throw new HttpError('BAD_REQUEST', KEY_IN_QUERY);
       if (state.apiKey) return state.apiKey;
       if (state.keyError !== undefined) throw state.keyError;

@@ -6,7 +6,8 @@
  */
 import type { Context, Middleware } from 'koa';
 import { isDatabaseUnreachable } from '../store/database';
-import type { AccessControl, AccessState } from './access';
+import type { AppState } from '../app-state';
+import type { AccessControl } from './access';
 
 export interface GuardedRoute {
   /** `key` routes need `x-api-key`; `public` ones do not. */
@@ -30,7 +31,7 @@ export interface GuardedRoute {
 export function guard(access: AccessControl, route: GuardedRoute, keyInQuery: (ctx: Context) => boolean = () => false): Middleware {
   return async function guard(ctx, next) {
     await access.identify(ctx, keyInQuery(ctx));
-    const { keyError, apiKey }: AccessState = ctx.state;
+    const { keyError, apiKey }: AppState = ctx.state;
     // The key could not be looked up (the database is away): a keyed route cannot answer, and the
     // caller must not be counted as a keyless one (its address's limit is shared by others).
     if (keyError !== undefined && route.access === 'key') throw keyError;

@@ -6,7 +6,8 @@
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { AccessControl, AccessState } from '../access/access';
+import type { AccessControl } from '../access/access';
+import type { AppState } from '../app-state';
 import { guard } from '../access/guard';
 import { contentCodingFor, etagFor } from './content-coding';
 import { matchesEtag } from './etag';
@@ -30,7 +31,7 @@ const CACHE_CONTROL = {
 /** Validates the query (400) and computes the answer, written as the query (`format`) or `Accept` asks. */
 async function compute(ctx: Context, route: Route, today: string): Promise<Representation> {
   const query = route.parse(queryOf(ctx));
-  const { apiKey }: AccessState = ctx.state;
+  const { apiKey }: AppState = ctx.state;
   const scope: RequestScope = { today, apiKey: apiKey ?? null };
   return route.represent(await route.handle(query, scope), query);
 }

@@ -4,21 +4,8 @@
  * and the route's negotiable formats (`Accept: text/csv`), JSON when it prefers none.
  */
 import type { Context, Middleware } from 'koa';
+import type { AppState, RequestedFormat } from '../app-state';
 import { DEFAULT_FORMAT, JSON_MEDIA_TYPE, type RawQuery, type Route } from './route';
-
-export interface RequestedFormat {
-  /** The `format` value, in lower case as the parameter reads it (validated later, with the other parameters). */
-  readonly name: string;
-  /** Chosen by `Accept`, with no `format` in the query. */
-  readonly negotiated: boolean;
-  /** Whether this format takes the key as `key=` (CSV: a spreadsheet fetches by URL alone). */
-  readonly keyInQuery: boolean;
-}
-
-/** What `negotiate` keeps in `ctx.state`. */
-export interface FormatState {
-  format?: RequestedFormat;
-}
 
 const mediaType = (type: string) => type.split(';')[0]?.trim() ?? type;
 
@@ -53,14 +40,17 @@ export function negotiate(route: Route): Middleware {
   }
 
   return async function negotiate(ctx, next) {
-    const state: FormatState = ctx.state;
+    const state: AppState = ctx.state;
     state.format = requestedFormat(ctx);
     if (negotiable.length > 0) ctx.vary('Accept');
     await next();
   };
 }
 
-const requested = (ctx: Context): RequestedFormat | undefined => (ctx.state as FormatState).format;
+function requested(ctx: Context): RequestedFormat | undefined {
+  const { format }: AppState = ctx.state;
+  return format;
+}
 
 /** Whether the request may carry its key as `key=` in the query string (the guard's question). */
 export const takesKeyInQuery = (ctx: Context): boolean => requested(ctx)?.keyInQuery ?? false;

@@ -4,6 +4,7 @@
  * unexpected is logged in full and answered with a fixed text, so no stack trace, SQL or secret
  * ever reaches a client.
  */
+import type { AppState } from '../../app-state';
 import type { Context, Middleware } from 'koa';
 import type { ErrorCode } from '../../../shared/errors';
 import { API_KEY_CHALLENGE } from '../../access/access';
@@ -54,7 +55,8 @@ function unanswered(ctx: Context): HttpError | null {
 function render(ctx: Context, error: unknown, logger: Logger): void {
   const known = asHttpError(error);
   if (!known || known.status >= 500) {
-    logger.error({ err: error, method: ctx.method, path: ctx.path, requestId: ctx.state.requestId }, known?.message ?? 'request failed');
+    const { requestId }: AppState = ctx.state;
+    logger.error({ err: error, method: ctx.method, path: ctx.path, requestId }, known?.message ?? 'request failed');
   }
   ctx.remove('ETag');
   ctx.set(known?.headers ?? {});

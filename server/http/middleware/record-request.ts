@@ -2,6 +2,7 @@
  * Every answered request is counted in the metrics (by method, route pattern and status) and
  * written as one log line. Runs outside the error envelope, so it sees the status actually sent.
  */
+import type { AppState } from '../../app-state';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 
@@ -20,7 +21,8 @@ export function recordRequest(deps: { logger: Logger; metrics: RequestMetrics })
       const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched';
       deps.metrics.observe({ method: ctx.method, route, status: String(ctx.status) }, ms / 1000);
       // The path only: the query string is logged without the headers, where the key travels.
-      deps.logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
+      const { requestId }: AppState = ctx.state;
+      deps.logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
   };
 }

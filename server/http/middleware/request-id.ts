@@ -1,6 +1,7 @@
 /** Tags each request with an id, sent back in `X-Request-Id` and written in its log line. */
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
+import type { AppState } from '../../app-state';
 
 const VALID_ID = /^[\w.-]{1,64}$/;
 
@@ -9,7 +10,8 @@ export function requestId(): Middleware {
   return async function requestId(ctx, next) {
     const incoming = ctx.get('x-request-id');
     const id = VALID_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = id;
+    const state: AppState = ctx.state;
+    state.requestId = id;
     ctx.set('X-Request-Id', id);
     await next();
   };
