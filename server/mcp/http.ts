@@ -73,8 +73,21 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     }
   };
   const body = parseBody(['json'], 'The body is not valid JSON');
+  // A POST refused before anything runs (a body that is not JSON or is too large, a batch over the
+  // bound) is still one request of the key for the per-minute limit, as a refused REST request is;
+  // it costs no quota.
+  const readMessages = async (ctx: Context, next: () => Promise<unknown>) => {
+    try {
+      await body(ctx, async () => undefined);
+      countToolCalls((ctx.request as { body?: unknown }).body);
+    } catch (error) {
+      await access.check(ctx);
+      throw error;
+    }
+    await next();
+  };
 
-  router.post(MCP_PATH, keyed, boundedPerKey, body, async (ctx: Context) => {
+  router.post(MCP_PATH, keyed, boundedPerKey, readMessages, async (ctx: Context) => {
     const key = access.requireKey(ctx);
     const toolCalls = countToolCalls((ctx.request as { body?: unknown }).body);
     // A POST without a tool call is one request; with some, each call is (metered.ts).

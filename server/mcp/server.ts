@@ -8,7 +8,7 @@
  * (`isError: true`) whose one text item is `CODE: message`, as the REST envelope has them. A call
  * whose params cannot be read (arguments that are not an object) is the protocol's -32602.
  *
- * The summary is plain text on one line (one-line.ts), and on a demo instance it says first that
+ * The summary is plain text on one line (domain/plain-text.ts), and on a demo instance it says first that
  * the data is simulated, as the pages do: a model must not quote demo rates as the central bank's.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -17,7 +17,7 @@ import type { RawQuery, Route } from '../http/route';
 import { version } from '../version';
 import { toRawQuery } from './arguments';
 import type { ToolDefinition } from './definitions';
-import { oneLine } from './one-line';
+import { plainText } from '../domain/plain-text';
 import { ToolCallRequestSchema } from './tool-call';
 
 /** What running a tool's route came to. */
@@ -42,7 +42,8 @@ export interface ToolServerOptions {
 const DEMO_LABEL = { en: 'Demo data, simulated', es: 'Datos de demostración, simulados' } as const;
 
 function summaryOf(definition: ToolDefinition, data: unknown, demo: boolean): string {
-  const line = oneLine(definition.spec.summarize(data));
+  // Names in it come from upstream: one line of plain text, whatever they hold.
+  const line = plainText(definition.spec.summarize(data));
   if (!demo) return line;
   const locale = typeof data === 'object' && data !== null && 'locale' in data && data.locale === 'es' ? 'es' : 'en';
   return `${DEMO_LABEL[locale]}: ${line}`;

@@ -122,7 +122,7 @@ describe('POST /api/v1/mcp: what it costs and holds', () => {
   });
 
   describe('batches', () => {
-    it('refuses a batch of 11 messages with a 400 that says the limit, before anything runs or is charged', async () => {
+    it('refuses a batch of 11 messages with a 400 that says the limit, before anything runs; it is one request, and costs no quota', async () => {
       const key = await newKey({ monthlyQuota: 100, ratePerMinute: 20 });
       const response = await post(
         Array.from({ length: 11 }, (_, i) => getRate(i + 1)),
@@ -135,7 +135,15 @@ describe('POST /api/v1/mcp: what it costs and holds', () => {
         message: 'A batch holds at most 10 messages (got 11): send the rest in another request',
       });
       expect((await usage(key)).used).toBe(0);
-      expect(await rateRemainingAfterOneMore(key)).toBe(19);
+      expect(await rateRemainingAfterOneMore(key)).toBe(18);
+    });
+
+    it('counts a body that is not JSON as one request of the key, so a key cannot send them without limit', async () => {
+      const key = await newKey({ monthlyQuota: 100, ratePerMinute: 3 });
+      const broken = () =>
+        fetch(`${t.api}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'x-api-key': key }, body: '{"jsonrpc":' });
+      expect([(await broken()).status, (await broken()).status, (await broken()).status, (await broken()).status]).toEqual([400, 400, 400, 429]);
+      expect((await usage(key)).used).toBe(0);
     });
 
     it('answers a batch of 10', async () => {

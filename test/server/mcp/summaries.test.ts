@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { oneLine } from '../../../server/mcp/one-line';
+import { plainText as oneLine } from '../../../server/domain/plain-text';
 import { createBankingStore } from '../../../server/store/banking';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { connect } from './client';
@@ -19,16 +19,16 @@ const summaryOf = async (client: Client, name: string, args: Record<string, unkn
 /** Any control character (C0, DEL, C1), line or paragraph separator, or bidirectional control. */
 const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
-describe('oneLine', () => {
+describe('the summary line (plainText)', () => {
   it('turns line breaks and tabs into single spaces', () => {
     expect(oneLine('Casa\nde\r\ncambio\tDos\u0085y\u2028Tres')).toBe('Casa de cambio Dos y Tres');
     expect(oneLine('Un  nombre   con espacios \u2029')).toBe('Un nombre con espacios');
   });
 
-  it('drops escape sequences’ controls, other controls and bidirectional overrides', () => {
-    expect(oneLine('\u001b[31mRoja\u001b[0m')).toBe('[31mRoja[0m');
+  it('takes out escape sequences’ controls, other controls and bidirectional overrides (a space for each run)', () => {
+    expect(oneLine('\u001b[31mRoja\u001b[0m')).toBe('[31mRoja [0m');
     expect(oneLine('Banco\u202e\u2066 al revés\u2069')).toBe('Banco al revés');
-    expect(oneLine('Bell\u0007\u009b\u007f\u0000end')).toBe('Bellend');
+    expect(oneLine('Bell\u0007\u009b\u007f\u0000end')).toBe('Bell end');
   });
 
   it('leaves markup and every other character as it is: the line is text', () => {
@@ -59,7 +59,7 @@ describe('tool summaries over POST /api/v1/mcp', () => {
 
     it('prints an institution’s name as plain text on one line, with no control character', async () => {
       const summary = await summaryOf(client, 'get_best_institution', { operation: 'buy' });
-      expect(summary).toBe('Best place to sell dollars on 2025-01-30: <script>alert(1)</script> Casa Html[31m, which buys at ₡510.00');
+      expect(summary).toBe('Best place to sell dollars on 2025-01-30: <script>alert(1)</script> Casa Html [31m, which buys at ₡510.00');
       expect(summary).not.toMatch(UNSAFE);
     });
   });
