@@ -75,7 +75,7 @@ export function mountRequestAccess(router: Router, requests: ReturnType<typeof c
       const lang = (ctx.request as { body?: { lang?: unknown } }).body?.lang;
       siteHeaders(ctx, 'nowhere');
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = formThanksPage({ lang: isLang(lang) ? lang : DEFAULT_LANG, assets: files }).value;
+      ctx.body = formThanksPage({ lang: isLang(lang) ? lang : DEFAULT_LANG, name: input.name, assets: files }).value;
       return;
     }
     ctx.body = { success: true, data: { id, received: true } };

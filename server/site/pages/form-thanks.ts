@@ -7,7 +7,7 @@ import { html, type SafeHtml } from '../html';
 import { TEXTS, type Lang } from '../i18n';
 import { layout } from './layout';
 
-export function formThanksPage(view: { lang: Lang; assets: { css: string } }): SafeHtml {
+export function formThanksPage(view: { lang: Lang; name: string; assets: { css: string } }): SafeHtml {
   const t = TEXTS[view.lang].site;
   return layout({
     lang: view.lang,
@@ -15,7 +15,7 @@ export function formThanksPage(view: { lang: Lang; assets: { css: string } }): S
     assets: view.assets,
     main: html`<section class="section">
   <div class="wrap">
-    <h1>${t.thanksTitle}</h1>
+    <h1>${t.thanksTo}, ${view.name}</h1>
     <p role="status">${t.thanks}</p>
     <p><a class="button" href="/${view.lang}">${t.home}</a></p>
   </div>

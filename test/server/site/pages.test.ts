@@ -312,6 +312,7 @@ describe('POST /request-access from a browser without JavaScript', () => {
     expect(page).toContain(lang === 'es' ? 'Solicitud recibida' : 'Request received');
     expect(page).toMatch(/<link rel="stylesheet" href="\/assets\/site\.css[^"]*">/);
     expect(page).toContain(`href="/${lang}"`);
+    expect(page).toContain(`<h1>${lang === 'es' ? 'Gracias' : 'Thank you'}, Ana &lt;b&gt;Mora&lt;/b&gt;</h1>`);
     expect(page).not.toContain('<b>Mora</b>');
     expectStrictPage(page);
   });
