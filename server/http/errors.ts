@@ -1,4 +1,4 @@
-/** Typed errors thrown anywhere and rendered once, by `renderError`, into the API's envelope. */
+/** Typed errors thrown anywhere and rendered once, by the `errorEnvelope` middleware, into the API's envelope. */
 import { ERROR_STATUS, type ErrorCode } from '../../shared/errors';
 
 export class HttpError extends Error {
