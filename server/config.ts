@@ -40,6 +40,12 @@ export class ConfigError extends Error {
 
 /** Every 30 minutes from 12:00 to 18:00, Monday to Friday: tomorrow's rate appears after MONEX closes. */
 export const DEFAULT_SYNC_CRON = '0,30 12-18 * * 1-5';
+/** The upstreams' real addresses, each overridable by its variable (tests point them at the fake). */
+export const DEFAULT_UPSTREAM_URLS = {
+  bccrApiUrl: 'https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API',
+  bccrSiteApiUrl: 'https://apim.bccr.fi.cr/SDDE/api',
+  haciendaUrl: 'https://api.hacienda.go.cr',
+} as const;
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Record<string, string | undefined>;
@@ -117,9 +123,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
     redisUrl,
     bccrToken: optional(env, 'BCCR_TOKEN'),
-    bccrApiUrl: url(env, 'BCCR_API_URL', 'https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API', ['http:', 'https:']),
-    bccrSiteApiUrl: url(env, 'BCCR_SITE_API_URL', 'https://apim.bccr.fi.cr/SDDE/api', ['http:', 'https:']),
-    haciendaUrl: url(env, 'HACIENDA_URL', 'https://api.hacienda.go.cr', ['http:', 'https:']),
+    bccrApiUrl: url(env, 'BCCR_API_URL', DEFAULT_UPSTREAM_URLS.bccrApiUrl, ['http:', 'https:']),
+    bccrSiteApiUrl: url(env, 'BCCR_SITE_API_URL', DEFAULT_UPSTREAM_URLS.bccrSiteApiUrl, ['http:', 'https:']),
+    haciendaUrl: url(env, 'HACIENDA_URL', DEFAULT_UPSTREAM_URLS.haciendaUrl, ['http:', 'https:']),
     syncCron: cron(env),
     corsOrigins: Object.freeze(corsOrigins),
     llm:

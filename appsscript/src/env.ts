@@ -47,10 +47,6 @@ export function readDocument(): DocumentState {
   return { settings: settingsFrom(all), lastGood: createLastGood(store, all, () => Date.now()) };
 }
 
-export function readSettings(): StoredSettings {
-  return settingsFrom(PropertiesService.getDocumentProperties().getProperties());
-}
-
 export function writeSettings(settings: StoredSettings): void {
   const props = PropertiesService.getDocumentProperties();
   if (settings.apiKey) props.setProperty(PROPERTY.apiKey, settings.apiKey);

@@ -1,10 +1,14 @@
 /**
- * The simulated central bank: one local HTTP server that plays all three upstreams on their real
- * paths and in their real formats (DESIGN 2.1–2.3), backed by a synthetic history, with faults
- * that can be switched on per upstream. `npm run demo` syncs from it, and the tests do too, so
- * that the demo's data goes through the very adapters and checks the real data does. Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window
- * (ventanilla) quotes are served on both BCCR routes: cuadro 1015 on the token API
- * (`ventanillaSdde`) and group 1015 of the site API (`ventanillaSite`).
+ * The simulated central bank: one local HTTP server that plays all three upstreams (the token
+ * API, the public site's API and Hacienda's) on their real paths and in their real formats,
+ * backed by a synthetic history, with faults that can be switched on per upstream. `npm run demo`
+ * syncs from it, and the tests do too, so that the demo's data goes through the very adapters and
+ * checks the real data does. It keeps the real services' quirks the adapters must live with: the
+ * site's table ignores FechaInicio and holds the 100 days up to FechaFin, its CSRF token comes
+ * bare, its token header is taken in both spellings, and dates are plain `YYYY-MM-DD`.
+ * Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window (ventanilla)
+ * quotes are served on both BCCR routes: cuadro 1015 on the token API (`ventanillaSdde`) and
+ * group 1015 of the site API (`ventanillaSite`).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +43,8 @@ export interface FakeUpstreamOptions {
   today?: string;
   /** Serve only institutions the catalog lists (the demo), not the made-up one the tests need. */
   catalogInstitutionsOnly?: boolean;
+  /** How Hacienda writes `fecha`: a plain `YYYY-MM-DD`, as its 2026 answers do (default), or the older `…T00:00:00-06:00`. */
+  haciendaDates?: 'plain' | 'offset';
 }
 
 export interface FakeUpstream {
@@ -145,6 +151,7 @@ const HTML_PAGE =
 export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const token = opts.token ?? 'test-token';
   const today = opts.today ?? calendarDay(new Date());
+  const haciendaDates = opts.haciendaDates ?? 'plain';
   const requests: RecordedRequest[] = [];
   const faults = new Map<FakeRoute, { kind: FaultKind; times?: number; retryAfter?: string }>();
   let override: RateOverride | null = null;
@@ -185,9 +192,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     const points = daysOf(start, to < today ? to : today).flatMap((date) => {
       const value = rates(date)?.[side];
       if (value === null || value === undefined) return [];
-      // Both printings occur upstream: 8 decimals, and fecha with or without a time.
-      const fecha = side === 'sell' ? `${date}T00:00:00` : date;
-      return [`{"fecha":"${fecha}","valorDatoPorPeriodo":${value.toFixed(8)}}`];
+      // As upstream prints them: a plain date, and the value with 8 decimals.
+      return [`{"fecha":"${date}","valorDatoPorPeriodo":${value.toFixed(8)}}`];
     });
     if (points.length === 0) return json(200, SDDE_EMPTY);
     const name = side === 'buy' ? 'Tipo cambio compra' : 'Tipo cambio venta';
@@ -199,12 +205,18 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     issued += 1;
     const jwt = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ n: issued, iat: Date.now() })}.c2lnbmF0dXJl`;
     csrf.add(jwt);
-    return { status: 200, body: `"${jwt}"`, type: 'text/plain; charset=utf-8' };
+    // The bare token, without quotes, as the real endpoint answers it.
+    return { status: 200, body: jwt, type: 'text/plain; charset=utf-8' };
+  }
+
+  /** The real API takes the token header spelt `token_csrf` and `Token-Csrf` (HTTP lowercases both). */
+  function hasValidCsrf(h: IncomingHttpHeaders): boolean {
+    const sent = h.token_csrf ?? h['token-csrf'];
+    return typeof sent === 'string' && csrf.has(sent);
   }
 
   function site(q: URLSearchParams, h: IncomingHttpHeaders, rates: (d: string) => DayRate): Reply {
-    const sent = h.token_csrf;
-    if (typeof sent !== 'string' || !csrf.has(sent)) return { status: 401, body: '' };
+    if (!hasValidCsrf(h)) return { status: 401, body: '' };
     if (h.origin !== SITE_ORIGIN) return { status: 403, body: 'Origin not allowed', type: 'text/plain' };
     const [fi, ff] = [q.get('FechaInicio') ?? '', q.get('FechaFin') ?? ''];
     const dayOf = (s: string) => /^(?<day>\d{4}-\d{2}-\d{2})(T00:00:00)?$/.exec(s)?.groups?.day;
@@ -212,10 +224,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     if (q.get('IdGrupoVariable') !== '1' || d1 === undefined || d2 === undefined || !isIsoDate(d1) || !isIsoDate(d2)) {
       return codigoError('Parámetros inválidos.');
     }
-    const from = d1 < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : d1;
-    const capped = addDays(from, SITE_MAX_DAYS - 1); // the site never answers more than 100 days
-    const last = [d2, capped, today].reduce((a, b) => (b < a ? b : a));
-    const days = daysOf(from, last);
+    // The real table ignores FechaInicio (it is only validated): it holds the 100 days up to FechaFin.
+    const last = d2 < today ? d2 : today;
+    const first = addDays(last, 1 - SITE_MAX_DAYS);
+    const days = daysOf(first < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : first, last);
     const cells = (pick: (r: NonNullable<DayRate>) => number | null) =>
       Object.fromEntries(
         days.flatMap((date, i) => {
@@ -274,7 +286,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       for (const row of rows(date)) {
         const codes = codesOf(row);
         point(codes.buy, `${row.name} - compra`, date, row.buy);
-        point(codes.sell, `${row.name} - venta`, `${date}T00:00:00`, row.sell);
+        point(codes.sell, `${row.name} - venta`, date, row.sell);
         point(codes.spread, `${row.name} - diferencial`, date, row.buy === null || row.sell === null ? null : Math.round((row.sell - row.buy) * 100) / 100);
       }
     }
@@ -287,8 +299,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   }
 
   function ventanillaSite(q: URLSearchParams, h: IncomingHttpHeaders, rows: (d: string) => FakeInstitutionRow[]): Reply {
-    const sent = h.token_csrf;
-    if (typeof sent !== 'string' || !csrf.has(sent)) return { status: 401, body: '' };
+    if (!hasValidCsrf(h)) return { status: 401, body: '' };
     if (h.origin !== SITE_ORIGIN) return { status: 403, body: 'Origin not allowed', type: 'text/plain' };
     const date = q.get('fechaAConsultar') ?? '';
     if (q.get('idGrupoVariable') !== '1015' || !/^\d{4}-\d{2}-\d{2}$/.test(date) || !isIsoDate(date)) return codigoError('Parámetros inválidos.');
@@ -310,7 +321,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
 
   function hacienda(rates: (d: string) => DayRate): Reply {
     const r = rates(today);
-    const fecha = `${today}T00:00:00-06:00`;
+    const fecha = haciendaDates === 'offset' ? `${today}T00:00:00-06:00` : today;
     return json(200, { venta: { fecha, valor: r?.sell ?? null }, compra: { fecha, valor: r?.buy ?? null } });
   }
 

@@ -2,21 +2,17 @@ import type { Chart, TrendLine } from '../../shared/types';
 import { lttbIndexes } from './lttb';
 import { leastSquares } from './regression';
 import { statistic } from './rounding';
-import { columnsOf, offsetsOfDays } from './series';
-import type { RateColumns, RatePoint } from './types';
+import { offsetsOfDays } from './series';
+import type { RateColumns } from './types';
 
 /**
- * The Chart object of docs/api.md for a non-empty series, ascending by date.
+ * The Chart object of docs/api.md for a non-empty series' columns, ascending by date (the series
+ * in memory hands them over without copying).
  *
  * The series is downsampled on `sell` (buy comes from the same dates) with x in calendar days,
  * so a gap in the data counts as the time it spans. The trend lines are fitted on every point,
  * not only the kept ones: downsampling keeps peaks, which would bias the fit.
  */
-export function buildChart(points: readonly RatePoint[], maxPoints: number): Chart {
-  return chartOfColumns(columnsOf(points), maxPoints);
-}
-
-/** The same chart from a series' columns (the series in memory hands them over without copying). */
 export function chartOfColumns({ dates, days, buys, sells }: RateColumns, maxPoints: number): Chart {
   const xs = offsetsOfDays(days, dates);
   const kept = lttbIndexes(xs, sells, maxPoints);

@@ -4,6 +4,7 @@ import type { InstitutionType } from '../../shared/institutions';
 import type { Institution } from '../../shared/types';
 import { statistic } from './rounding';
 
+/** A window quote with its institution, as stored, before the API's derived fields are added. */
 export interface Quote {
   id: string;
   name: string;

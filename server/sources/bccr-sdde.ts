@@ -1,5 +1,5 @@
 /**
- * The central bank's SDDE REST API with a personal token (DESIGN 2.1): the primary source.
+ * The central bank's SDDE REST API with a personal token: the primary source.
  * Indicator 317 is the buy reference rate, 318 the sell one, both in CRC per USD.
  */
 import { assertRange } from './chunks';

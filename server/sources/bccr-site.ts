@@ -1,6 +1,7 @@
 /**
- * The API behind the public site sdd.bccr.fi.cr (DESIGN 2.2): no personal token, so a fresh
- * install gets data. A CSRF JWT first, then the pivoted table of indicator group 1.
+ * The API behind the public site sdd.bccr.fi.cr: no personal token, so a fresh install gets
+ * data. A CSRF JWT first, then the pivoted table of indicator group 1, which ignores FechaInicio
+ * and holds the 100 days up to FechaFin: the days before the span asked are dropped.
  */
 import { isIsoDate } from '../../shared/dates';
 import { assertRange } from './chunks';

@@ -1,5 +1,5 @@
 /**
- * Ministerio de Hacienda's indicator API (DESIGN 2.3): today's rate only, used when the central
+ * Ministerio de Hacienda's indicator API, no token: today's rate only, used when the central
  * bank cannot be reached. Its history endpoint has answered 503 all through 2026, so it is not used.
  */
 import { assertRange } from './chunks';

@@ -13,13 +13,6 @@ export { checkRate, SANITY_BOUNDS } from './sanity';
 export { UpstreamError, type OfficialSource, type OfficialSources, type SourceName, type SourceRate } from './types';
 export { createVentanillaSource, type VentanillaDay, type VentanillaQuote, type VentanillaSource } from './ventanilla';
 
-/** The real addresses; tests and operators override them. */
-export const UPSTREAM_DEFAULTS = {
-  bccrApiUrl: 'https://apim.bccr.fi.cr/SDDE/api/Bccr.GE.SDDE.Publico.Indicadores.API',
-  bccrSiteApiUrl: 'https://apim.bccr.fi.cr/SDDE/api',
-  haciendaUrl: 'https://api.hacienda.go.cr',
-} as const;
-
 export interface OfficialSourcesConfig extends RequestPolicy {
   bccrToken?: string | undefined;
   bccrApiUrl: string;

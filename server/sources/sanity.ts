@@ -1,6 +1,7 @@
 /**
- * The bounds a row must meet before it is stored (DESIGN 2.4). A row that fails is rejected and
- * logged by the caller, never stored: one absurd value would poison every statistic after it.
+ * The bounds a row must meet before it is stored: 0 < buy ≤ sell, both inside a plausible band,
+ * and a spread under 50 colones. A row that fails is rejected and logged by the caller, never
+ * stored: one absurd value would poison every statistic after it.
  */
 import { daysBetween, isIsoDate } from '../../shared/dates';
 

@@ -75,7 +75,7 @@ export class UpstreamError extends Error {
 
 /**
  * An answer that arrived but cannot be read. Not retryable by default: the same request gets the
- * same body, and DESIGN 2.4 wants such a sync to fail and be retried later by the job.
+ * same body, so the sync fails, leaves the stored data as it was, and the job retries it later.
  */
 export function parseError(source: string, message: string, retryable = false, status?: number): UpstreamError {
   return new UpstreamError(`${source}: ${message}`, {

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { InstitutionType } from '../../shared/institutions';
 import { plainText } from '../domain/plain-text';
+import type { Quote } from '../domain/institutions';
 
 export interface InstitutionInput {
   id: string;
@@ -17,16 +18,6 @@ export interface QuoteInput {
   updatedAt: Date | null;
 }
 
-/** A stored quote with its institution, before the API's derived fields are added. */
-export interface StoredQuote {
-  id: string;
-  name: string;
-  type: InstitutionType;
-  buy: number;
-  sell: number;
-  updatedAt: Date | null;
-}
-
 export function createBankingStore(db: Knex) {
   return {
     /** The latest day with a snapshot, not after `today`. */
@@ -35,7 +26,7 @@ export function createBankingStore(db: Knex) {
       return row?.max ?? null;
     },
 
-    async snapshot(date: string): Promise<StoredQuote[]> {
+    async snapshot(date: string): Promise<Quote[]> {
       const rows = await db('banking_rates as r')
         .join('institutions as i', 'i.id', 'r.institution_id')
         .where('r.date', date)

@@ -1,7 +1,8 @@
 /**
- * The institutions that quote dollars at the window (DESIGN 2.1), kept as data in
- * `catalog.json` and checked here once, when the module loads: a duplicated id or indicator code
- * would silently merge two institutions, so it stops the process instead.
+ * The institutions that quote dollars at the window (about 37: banks, financial companies,
+ * mutuals, cooperatives, exchange houses and brokerages), kept as data in `catalog.json` and
+ * checked here once, when the module loads: a duplicated id or indicator code would silently
+ * merge two institutions, so it stops the process instead.
  *
  * Matching is by cuadro 1015 indicator code first, then by a normalised name against the
  * official name and the aliases (the central bank prints names with and without "S.A.", accents

@@ -1,5 +1,5 @@
 /**
- * Window (ventanilla) quotes from the token API (DESIGN 2.1): cuadro 1015 holds one buy and one
+ * Window (ventanilla) quotes from the SDDE token API: cuadro 1015 holds one buy and one
  * sell series per institution, plus spread series that are skipped. Indicator codes are mapped
  * with the catalog; a code it does not know is read from `nombreIndicador` instead.
  */

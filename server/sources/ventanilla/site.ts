@@ -1,5 +1,5 @@
 /**
- * Window (ventanilla) quotes from the public site API (DESIGN 2.2): group 1015 as a table of one
+ * Window (ventanilla) quotes from the public site's API, no token: group 1015 as a table of one
  * day, rows of cells, the first recognisable row being the header. Group heading rows ("Bancos
  * públicos") carry no values and give their type to the rows below them.
  */

@@ -1,10 +1,14 @@
 import { addDays, daysBetween } from '../../../shared/dates';
-import { buildChart } from '../../../server/domain/chart';
+import { chartOfColumns } from '../../../server/domain/chart';
 import { leastSquares } from '../../../server/domain/regression';
 import { statistic } from '../../../server/domain/rounding';
+import { columnsOf } from '../../../server/domain/series';
 import type { RatePoint } from '../../../server/domain/types';
 
-describe('buildChart: a short window', () => {
+/** The chart the route builds from a series' columns. */
+const chartOf = (points: readonly RatePoint[], maxPoints: number) => chartOfColumns(columnsOf(points), maxPoints);
+
+describe('chartOfColumns: a short window', () => {
   // xs 0, 1, 3; sell 500, 501, 503 → slope 1, intercept 500 (see regression.test.ts);
   // at `to` (x = 3) the line is 503. buy is flat at 490.
   const points: RatePoint[] = [
@@ -14,7 +18,7 @@ describe('buildChart: a short window', () => {
   ];
 
   it('keeps every point when there are no more than requested', () => {
-    const chart = buildChart(points, 90);
+    const chart = chartOf(points, 90);
     expect(chart).toEqual({
       from: '2025-01-01',
       to: '2025-01-04',
@@ -28,29 +32,29 @@ describe('buildChart: a short window', () => {
   });
 
   it('with 2 points asked, keeps the first and last only; the trend still uses all points', () => {
-    const chart = buildChart(points, 2);
+    const chart = chartOf(points, 2);
     expect(chart.points).toBe(2);
     expect(chart.series.map((p) => p.date)).toEqual(['2025-01-01', '2025-01-04']);
     expect(chart.trend.sell).toEqual({ slopePerDay: 1, start: 500, end: 503 });
   });
 
   it('a single record is a flat line at its value', () => {
-    const chart = buildChart([points[0]], 90);
+    const chart = chartOf([points[0]], 90);
     expect(chart.points).toBe(1);
     expect(chart.trend.sell).toEqual({ slopePerDay: 0, start: 500, end: 500 });
   });
 
   it('outputs only date, buy and sell, even if the input carries more', () => {
     const rich = points.map((p) => ({ ...p, source: 'BCCR' }));
-    expect(Object.keys(buildChart(rich, 90).series[0]).sort()).toEqual(['buy', 'date', 'sell']);
+    expect(Object.keys(chartOf(rich, 90).series[0]).sort()).toEqual(['buy', 'date', 'sell']);
   });
 
   it('refuses an empty window', () => {
-    expect(() => buildChart([], 90)).toThrow(RangeError);
+    expect(() => chartOf([], 90)).toThrow(RangeError);
   });
 });
 
-describe('buildChart: downsampling on sell', () => {
+describe('chartOfColumns: downsampling on sell', () => {
   it('picks dates by sell and takes buy from the same dates', () => {
     // sell has a spike on day 3; buy has a bigger one on day 6 that LTTB on sell must ignore.
     const sells = [500, 500, 500, 520, 500, 500, 500, 500, 500];
@@ -59,12 +63,12 @@ describe('buildChart: downsampling on sell', () => {
       buy: i === 6 ? 900 : sell - 10,
       sell,
     }));
-    const chart = buildChart(points, 3);
+    const chart = chartOf(points, 3);
     expect(chart.series).toEqual([points[0], points[3], points[8]]);
   });
 });
 
-describe('buildChart: 20,000 records', () => {
+describe('chartOfColumns: 20,000 records', () => {
   const points: RatePoint[] = Array.from({ length: 20000 }, (_, i) => {
     const sell = Math.round((520 + 15 * Math.sin(i / 400) - i / 1000) * 100) / 100;
     return { date: addDays('1970-01-01', i + Math.floor(i / 1000)), buy: Math.round((sell - 6.5) * 100) / 100, sell };
@@ -72,7 +76,7 @@ describe('buildChart: 20,000 records', () => {
 
   it('returns at most maxPoints, keeps the ends, and fits the trend over every record', () => {
     const started = performance.now();
-    const chart = buildChart(points, 500);
+    const chart = chartOf(points, 500);
     const elapsed = performance.now() - started;
 
     expect(chart.points).toBe(500);

@@ -1,7 +1,7 @@
 /**
  * One sync over a span through the fake upstream, on both routes of the central bank: what a good
- * answer stores, that every kind of bad answer leaves the stored series exactly as it was (DESIGN
- * 2.4), idempotence, corrections, the primary winning over the Hacienda fallback, and what /health
+ * answer stores, that every kind of bad answer leaves the stored series exactly as it was,
+ * idempotence, corrections, the primary winning over the Hacienda fallback, and what /health
  * then says (`lastSyncAt` is the end of the last successful sync; `degraded` once the latest
  * official date is more than 3 days before today).
  */

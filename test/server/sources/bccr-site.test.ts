@@ -1,3 +1,5 @@
+import { addDays } from '../../../shared/dates';
+import { chunkRange } from '../../../server/sources/chunks';
 import { createSiteSource, parseCell, parseColumnTitle, parseCsrfToken, parseCuadro } from '../../../server/sources/bccr-site';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { fastPolicy, upstreamError } from './helpers';
@@ -103,6 +105,45 @@ describe('parseCuadro', () => {
     expect(parseCuadro(body)).toEqual([{ date: '2025-12-15', buy: 494.34, sell: 500.49 }]);
   });
 
+  it('reads the real table: zero-padded titles, column and row fields it does not use, notes and links', () => {
+    const column = (field: string, es: string, en: string) => ({
+      field,
+      tituloEspanol: es,
+      tituloIngles: en,
+      width: 100,
+      expandable: false,
+      format: '{0:N2}',
+      notas: [],
+    });
+    const row = (id: number, es: string, en: string, series: Record<string, string>) => ({
+      id: `${id}`,
+      idIndicador: id,
+      nombreEspanol: es,
+      nombreIngles: en,
+      name: null,
+      reportaA: '0',
+      notaIndicador: null,
+      notaSerie: null,
+      nota: null,
+      indicadores: [],
+      series,
+    });
+    const body = JSON.stringify({
+      informacionDelCuadro: { codGrupoVariablePublicado: 1, decimales: 2 },
+      columnas: [column('nombre', 'Indicadores', 'Indicators'), column('serie1', '31 dic 2025', '31 dec 2025'), column('serie2', '01 ene 2026', '01 jan 2026')],
+      indicadoresRaiz: [
+        row(317, 'Compra', 'Buy', { serie1: '492,12', serie1Ingles: '492.12', serie2: '492,12', serie2Ingles: '492.12' }),
+        row(318, 'Venta', 'Sell', { serie1: '497,80', serie1Ingles: '497.80', serie2: '497,80', serie2Ingles: '497.80' }),
+      ],
+      notas: [],
+      enlaces: [],
+    });
+    expect(parseCuadro(body)).toEqual([
+      { date: '2025-12-31', buy: 492.12, sell: 497.8 },
+      { date: '2026-01-01', buy: 492.12, sell: 497.8 },
+    ]);
+  });
+
   it('answers [] when the table has no date columns', () => {
     expect(parseCuadro(cuadro([nombre], []))).toEqual([]);
   });
@@ -120,9 +161,9 @@ describe('parseCuadro', () => {
 });
 
 describe('parseCsrfToken', () => {
-  it('strips quotes and whitespace', () => {
-    expect(parseCsrfToken('"aaa.bbb.ccc"\n')).toBe('aaa.bbb.ccc');
+  it('reads the bare token the endpoint answers, and strips quotes and whitespace if present', () => {
     expect(parseCsrfToken('aaa.bbb.ccc')).toBe('aaa.bbb.ccc');
+    expect(parseCsrfToken('"aaa.bbb.ccc"\n')).toBe('aaa.bbb.ccc');
   });
   it('refuses what is not a JWT', () => {
     expect(() => parseCsrfToken('<html></html>')).toThrow(/not a JWT/);
@@ -162,6 +203,20 @@ describe('createSiteSource against the fake upstream', () => {
     expect(data.query.get('CantidadSeriesAMostrar')).toBe('100');
     expect(data.headers.origin).toBe('https://sdd.bccr.fi.cr');
     expect(data.headers.token_csrf).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('keeps only the days asked, though the table holds the 100 days up to FechaFin', async () => {
+    const rows = await source().src.fetchRange('2026-01-06', '2026-01-10');
+    expect(rows.map((r) => r.date)).toEqual(['2026-01-06', '2026-01-07', '2026-01-08', '2026-01-09', '2026-01-10']);
+  });
+
+  it('covers every day once across consecutive 90-day chunks', async () => {
+    const { src } = source();
+    const [from, to] = ['2025-06-01', '2026-11-20'];
+    const rows = (await Promise.all(chunkRange(from, to, src.maxChunkDays).map(([a, b]) => src.fetchRange(a, b)))).flat();
+    const days: string[] = [];
+    for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
+    expect(rows.map((r) => r.date)).toEqual(days);
   });
 
   it('reuses the token, and renews it once it is 23 hours old', async () => {

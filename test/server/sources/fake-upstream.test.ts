@@ -12,12 +12,12 @@ describe('fake upstream', () => {
   const sdde = (query: string, auth = `Bearer ${fake.token}`) =>
     fetch(`${fake.sddeUrl}/indicadoresEconomicos/318/series?${query}`, { headers: { Authorization: auth } });
 
-  it('answers the SDDE series in the real format, 8 decimals included', async () => {
+  it('answers the SDDE series in the real format: plain dates, 8 decimals', async () => {
     const text = await (await sdde('fechaInicio=2026/11/19&fechaFin=2026/11/25&idioma=ES')).text();
     expect(text).toMatch(/"valorDatoPorPeriodo":\d+\.\d{8}/);
     expect(JSON.parse(text)).toMatchObject({
       estado: true,
-      datos: [{ codigoIndicador: '318', series: [{ fecha: '2026-11-19T00:00:00' }, { fecha: '2026-11-20T00:00:00' }] }],
+      datos: [{ codigoIndicador: '318', series: [{ fecha: '2026-11-19' }, { fecha: '2026-11-20' }] }],
     });
   });
 
@@ -30,15 +30,54 @@ describe('fake upstream', () => {
     expect((await sdde('fechaInicio=2026/11/01&fechaFin=2026/11/05', '')).status).toBe(401);
   });
 
-  it('caps a site answer at 100 days and wants its Origin', async () => {
-    const jwt = (await (await fetch(`${fake.siteUrl}/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF`)).text()).replaceAll('"', '');
-    const url = `${fake.siteUrl}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro?IdGrupoVariable=1&FechaInicio=2025-01-01T00:00:00&FechaFin=2025-12-31&CantidadSeriesAMostrar=100`;
-    const res = await fetch(url, { headers: { token_csrf: jwt, Origin: 'https://sdd.bccr.fi.cr' } });
-    const body = (await res.json()) as { columnas: Array<{ field: string; tituloEspanol: string }> };
-    expect(body.columnas).toHaveLength(101);
-    expect(body.columnas[100]!.tituloEspanol).toBe('10 abr 2025');
+  const csrfToken = async () => {
+    const res = await fetch(`${fake.siteUrl}/Bccr.GE.SDDE.IndicadoresSitioExterno.ServiciosUsuario.API/Token/GenereCSRF`);
+    return { type: res.headers.get('content-type'), text: await res.text() };
+  };
+  const cuadroUrl = (from: string, to: string) =>
+    `${fake.siteUrl}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro?IdGrupoVariable=1&FechaInicio=${from}T00:00:00&FechaFin=${to}&CantidadSeriesAMostrar=100`;
+  type Cuadro = { columnas: Array<{ field: string; tituloEspanol: string }> };
+
+  it('answers the CSRF token bare, as text/plain without quotes', async () => {
+    const { type, text } = await csrfToken();
+    expect(type).toMatch(/^text\/plain/);
+    expect(text).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('ignores FechaInicio: the site table holds the 100 days up to FechaFin, and wants its Origin', async () => {
+    const jwt = (await csrfToken()).text;
+    const headers = { token_csrf: jwt, Origin: 'https://sdd.bccr.fi.cr' };
+    for (const from of ['2025-01-01', '2025-12-30']) {
+      const body = (await (await fetch(cuadroUrl(from, '2025-12-31'), { headers })).json()) as Cuadro;
+      expect(body.columnas).toHaveLength(101);
+      expect(body.columnas[1]!.tituloEspanol).toBe('23 set 2025');
+      expect(body.columnas[100]!.tituloEspanol).toBe('31 dic 2025');
+    }
+    const url = cuadroUrl('2025-12-30', '2025-12-31');
     expect((await fetch(url, { headers: { token_csrf: jwt } })).status).toBe(403);
     expect((await fetch(url, { headers: { Origin: 'https://sdd.bccr.fi.cr' } })).status).toBe(401);
+  });
+
+  it('takes the token header spelt Token-Csrf as well as token_csrf', async () => {
+    const jwt = (await csrfToken()).text;
+    const res = await fetch(cuadroUrl('2025-12-30', '2025-12-31'), { headers: { 'Token-Csrf': jwt, Origin: 'https://sdd.bccr.fi.cr' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Cuadro).columnas).toHaveLength(101);
+  });
+
+  it('dates Hacienda’s answer with a plain day, or in the older form when asked', async () => {
+    const rate = fake.rateFor('2026-11-20')!;
+    expect(await (await fetch(`${fake.haciendaUrl}/indicadores/tc/dolar`)).json()).toEqual({
+      venta: { fecha: '2026-11-20', valor: rate.sell },
+      compra: { fecha: '2026-11-20', valor: rate.buy },
+    });
+    const older = await startFakeUpstream({ today: '2026-11-20', haciendaDates: 'offset' });
+    try {
+      const body = (await (await fetch(`${older.haciendaUrl}/indicadores/tc/dolar`)).json()) as { venta: { fecha: string }; compra: { fecha: string } };
+      expect([body.venta.fecha, body.compra.fecha]).toEqual(['2026-11-20T00:00:00-06:00', '2026-11-20T00:00:00-06:00']);
+    } finally {
+      await older.close();
+    }
   });
 
   it('answers 404 off the known paths', async () => {

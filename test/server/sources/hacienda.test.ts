@@ -79,6 +79,16 @@ describe('createHaciendaSource against the fake upstream', () => {
     expect(fake.requests[0]!.path).toBe('/indicadores/tc/dolar');
   });
 
+  it('reads today from an answer dated in the older …T00:00:00-06:00 form as well', async () => {
+    const older = await startFakeUpstream({ today: '2026-11-20', haciendaDates: 'offset' });
+    try {
+      const src = createHaciendaSource({ ...fastPolicy().policy, baseUrl: older.haciendaUrl, minIntervalMs: 0 });
+      await expect(src.fetchRange('2026-11-20', '2026-11-20')).resolves.toEqual([{ date: '2026-11-20', ...older.rateFor('2026-11-20') }]);
+    } finally {
+      await older.close();
+    }
+  });
+
   it('retries the 200 {"code":503} body and recovers', async () => {
     fake.setFault('hacienda', { kind: 'code503', times: 2 });
     const { src, delays } = source({ retries: 3 });

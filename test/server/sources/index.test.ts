@@ -1,7 +1,8 @@
-import { createOfficialSources, UPSTREAM_DEFAULTS } from '../../../server/sources';
+import { DEFAULT_UPSTREAM_URLS } from '../../../server/config';
+import { createOfficialSources } from '../../../server/sources';
 
 describe('createOfficialSources', () => {
-  const base = { ...UPSTREAM_DEFAULTS, timeoutMs: 1000, retries: 0 };
+  const base = { ...DEFAULT_UPSTREAM_URLS, timeoutMs: 1000, retries: 0 };
 
   it('uses the token API as primary when a token is set', () => {
     const { primary, fallback } = createOfficialSources({ ...base, bccrToken: 'abc' });

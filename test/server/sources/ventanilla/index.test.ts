@@ -1,8 +1,8 @@
-import { UPSTREAM_DEFAULTS } from '../../../../server/sources';
+import { DEFAULT_UPSTREAM_URLS } from '../../../../server/config';
 import { createVentanillaSource } from '../../../../server/sources/ventanilla';
 
 describe('createVentanillaSource', () => {
-  const base = { bccrApiUrl: UPSTREAM_DEFAULTS.bccrApiUrl, bccrSiteApiUrl: UPSTREAM_DEFAULTS.bccrSiteApiUrl, timeoutMs: 1000, retries: 0 };
+  const base = { bccrApiUrl: DEFAULT_UPSTREAM_URLS.bccrApiUrl, bccrSiteApiUrl: DEFAULT_UPSTREAM_URLS.bccrSiteApiUrl, timeoutMs: 1000, retries: 0 };
 
   it('uses the token API when a token is set', () => {
     expect(createVentanillaSource({ ...base, bccrToken: 'abc' })).toMatchObject({ name: 'bccr-sdde', maxChunkDays: 366 });
