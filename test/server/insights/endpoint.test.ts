@@ -94,7 +94,7 @@ describe('GET /insights without a language model', () => {
     it('is documented in the OpenAPI document', async () => {
       const doc = (await t.get('/openapi.json')).body as unknown as { paths: Record<string, { get: { parameters: Array<{ name: string }> } }> };
       const op = doc.paths['/insights'].get;
-      expect(op.parameters.map((p) => p.name).sort()).toEqual(['days', 'locale']);
+      expect(op.parameters.map((p) => p.name).sort()).toEqual(['days', 'format', 'locale']);
     });
   });
 });
