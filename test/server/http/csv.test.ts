@@ -5,6 +5,7 @@
  * envelopes; the key may come as `key=` on CSV only, and is then never logged nor kept in the
  * response cache's keys; ETag, 304 and the quota work as on JSON.
  */
+import { CSV_PATHS } from './csv-paths';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import pino from 'pino';
@@ -643,19 +644,6 @@ describe('the key in the query string', () => {
 });
 
 describe('the OpenAPI document', () => {
-  // Every route that answers records, periods, a conversion or institutions.
-  const CSV_PATHS = [
-    '/exchange-rate/latest',
-    '/exchange-rate',
-    '/exchange-rate/history',
-    '/exchange-rate/range',
-    '/exchange-rate/stats',
-    '/exchange-rate/close',
-    '/convert',
-    '/banking/rates',
-    '/banking/best',
-  ];
-
   it('gives the CSV routes a text/csv answer, format and locale, and the key in the query as a second scheme; it stays valid', async () => {
     const doc = await fetchJson<OpenApiDocument>(`${t.api}/openapi.json`);
     expect(await validateWithSwaggerParser(doc)).toEqual({ valid: true });

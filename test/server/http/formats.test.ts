@@ -5,19 +5,7 @@
  * for CSV sends. `format=json` is the default everywhere.
  */
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
-
-/** The routes that answer records, periods, a conversion or institutions: the ones with a CSV form. */
-const CSV_PATHS = [
-  '/exchange-rate/latest',
-  '/exchange-rate',
-  '/exchange-rate/history',
-  '/exchange-rate/range',
-  '/exchange-rate/stats',
-  '/exchange-rate/close',
-  '/convert',
-  '/banking/rates',
-  '/banking/best',
-];
+import { CSV_PATHS } from './csv-paths';
 
 let t: TestApp;
 beforeAll(async () => {
