@@ -233,7 +233,7 @@ export interface RouteParams {
   /**
    * This month's usage and limits of your key (`GET /usage`).
    *
-   * Requests used and remaining this month, when the count resets, and the per-minute rate. Not counted against the quota.
+   * Requests served (`used`) and remaining this month, when the count resets, and the per-minute rate. `used` counts the requests served by every instance, not quota an instance has set aside. Not counted against the quota.
    */
   '/usage': Record<string, never>;
   /**
