@@ -73,6 +73,8 @@ export interface AppDeps {
   llm?: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number } | null;
   /** Serves simulated data (`npm run demo`): the pages and widgets carry a "demo data" badge. */
   demo?: boolean;
+  /** No BCCR_TOKEN: only the dollar is synced, and health says that other currencies need one. */
+  currenciesNeedToken?: boolean;
   /** When this instance's scheduler syncs next (main.ts passes the scheduler's), told by health; absent: none planned. */
   nextSyncAt?: () => Date | null;
 }
@@ -131,6 +133,7 @@ export function createApp(deps: AppDeps): App {
         version,
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
+        currenciesNeedToken: deps.currenciesNeedToken ?? false,
       },
     }),
     { version, publicUrl },

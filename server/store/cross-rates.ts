@@ -120,7 +120,11 @@ export function createCrossRatesStore(db: Knex) {
 
     /** The values of one currency in `from..to`, ascending. */
     async range(currency: string, from: string, to: string): Promise<CrossRow[]> {
-      const rows = (await db('cross_rates').select('date', 'value', 'source', 'fetched_at').where('currency', currency).whereBetween('date', [from, to]).orderBy('date')) as Row[];
+      const rows = (await db('cross_rates')
+        .select('date', 'value', 'source', 'fetched_at')
+        .where('currency', currency)
+        .whereBetween('date', [from, to])
+        .orderBy('date')) as Row[];
       return rows.map(toRow);
     },
 
@@ -149,7 +153,9 @@ export function createCrossRatesStore(db: Knex) {
         this.revisions(currency, date, date),
       ]);
       return {
-        observations: (observations as Array<{ source: RateSource; upstream: string; value: number; first_seen_at: Date; last_confirmed_at: Date; count: number }>).map((o) => ({
+        observations: (
+          observations as Array<{ source: RateSource; upstream: string; value: number; first_seen_at: Date; last_confirmed_at: Date; count: number }>
+        ).map((o) => ({
           source: o.source,
           upstream: o.upstream,
           value: o.value,

@@ -32,7 +32,15 @@ export function currenciesRoutes({ dollar, cross }: CurrenciesDeps): Route[] {
       handle: async (_, { today }) => {
         const [since, latest, spans] = await Promise.all([dollar.earliestDate(), dollar.latest(today), cross.spans(today)]);
         const spanOf = new Map(spans.map((s) => [s.currency, s]));
-        const usd: CurrencyInfo = { ...DOLLAR, name: { ...DOLLAR.name }, kind: 'official', indicator: null, quote: null, since, latestDate: latest?.date ?? null };
+        const usd: CurrencyInfo = {
+          ...DOLLAR,
+          name: { ...DOLLAR.name },
+          kind: 'official',
+          indicator: null,
+          quote: null,
+          since,
+          latestDate: latest?.date ?? null,
+        };
         return [
           usd,
           ...DERIVED_CURRENCIES.map(

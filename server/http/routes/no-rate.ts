@@ -19,7 +19,9 @@ const SEE_HEALTH = `see ${API_PREFIX}/health`;
  */
 export async function nothingStored(sync: SyncView, currency: string = DOLLAR.code): Promise<HttpError> {
   if (currency !== DOLLAR.code) {
-    return notFound(`No ${currency} rate has been stored yet: ${API_PREFIX}/currencies says which currencies have data, and ${API_PREFIX}/health why others have none`);
+    return notFound(
+      `No ${currency} rate has been stored yet: ${API_PREFIX}/currencies says which currencies have data, and ${API_PREFIX}/health why others have none`,
+    );
   }
   return notFound(`No exchange rate has been stored yet: ${whyEmptyForClients(await sync.last())}; ${SEE_HEALTH}`);
 }

@@ -14,7 +14,13 @@ export async function latestDate(rates: Pick<RateSeries, 'latest'>, sync: SyncVi
 }
 
 /** The `days` calendar days ending at the latest date, inclusive. */
-export async function lastDays(rates: Pick<RateSeries, 'latest'>, sync: SyncView, today: string, days: number, currency?: string): Promise<{ from: string; to: string }> {
+export async function lastDays(
+  rates: Pick<RateSeries, 'latest'>,
+  sync: SyncView,
+  today: string,
+  days: number,
+  currency?: string,
+): Promise<{ from: string; to: string }> {
   const to = await latestDate(rates, sync, today, currency);
   return { from: addDays(to, -(days - 1)), to };
 }

@@ -85,7 +85,12 @@ describe('currencies other than the dollar', () => {
 
   it('derives a units-per-dollar currency (JPY) with 6 significant digits below 10 colones', async () => {
     const { body } = await t.get('/exchange-rate?date=2025-01-15&currency=JPY');
-    expect(body.data).toMatchObject({ currencyFrom: 'JPY', buy: 3.23789, sell: 3.27848, derived: { indicator: '325', quote: 'unitsPerUsd', published: 156.42 } });
+    expect(body.data).toMatchObject({
+      currencyFrom: 'JPY',
+      buy: 3.23789,
+      sell: 3.27848,
+      derived: { indicator: '325', quote: 'unitsPerUsd', published: 156.42 },
+    });
   });
 
   it('never rounds a tiny unit (VND) to 0', async () => {
@@ -100,7 +105,11 @@ describe('currencies other than the dollar', () => {
       'No EUR rate for 2025-01-18: the central bank published no cross rate for that day; the nearest earlier date with one is 2025-01-17 (fill=previous answers with it)',
     );
     const filled = await t.get('/exchange-rate?date=2025-01-18&currency=EUR&fill=previous');
-    expect(filled.body.data).toEqual({ ...eur('2025-01-18', 519.15, 525.72, 1.027), derived: { indicator: '333', quote: 'usdPerUnit', published: 1.027, usdDate: '2025-01-17' }, carriedFrom: '2025-01-17' });
+    expect(filled.body.data).toEqual({
+      ...eur('2025-01-18', 519.15, 525.72, 1.027),
+      derived: { indicator: '333', quote: 'usdPerUnit', published: 1.027, usdDate: '2025-01-17' },
+      carriedFrom: '2025-01-17',
+    });
     // A day that has its own rate carries nothing.
     expect((await t.get('/exchange-rate?date=2025-01-17&currency=EUR&fill=previous')).body.data).toEqual(eur('2025-01-17', 519.15, 525.72, 1.027));
     // A day after today is not a gap: its rate has not been published.
