@@ -1,5 +1,5 @@
 /**
- * `npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]`: ingests the official
+ * `npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]`: ingests the official
  * series for a span (default: catch up), with a progress bar on a terminal and plain lines
  * otherwise, and a summary on stdout. The exit code follows the operator contract of
  * `jobs/sync-outcome.ts` (1 upstream failure, 2 rows rejected, 3 past days still without a rate),
@@ -11,12 +11,14 @@ import { createLogger } from '../logger';
 import { catchUpOfficial, type SpanOptions } from '../jobs/catch-up';
 import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/sync-banking';
 import type { SyncSummary } from '../jobs/sync-run';
-import { bankingFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
+import { bankingFaults, currenciesFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
+import { catchUpCurrencies } from '../jobs/sync-currencies';
+import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
 import { openRuntime } from '../runtime';
 import { readCommandLine } from './command-line';
 import { runCli, UsageError } from './run';
 
-const USAGE = 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]';
+const USAGE = 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]';
 
 const HELP = `${USAGE}
 
@@ -26,13 +28,18 @@ catches up from the last stored day.
   --from DATE   the first day of the span (YYYY-MM-DD)
   --to DATE     the last day of the span (needs --from; without it, the latest day published)
   --banking     also the window (ventanilla) quotes of the span (without --from, the last 7 days)
+  --currencies  also the other currencies' cross rates (needs BCCR_TOKEN; without --from, each
+                from a week before its last stored day, or from CURRENCIES_SINCE)
   -h, --help    show this text
 
 Exit codes: 0 done; 1 an upstream could not be read (nothing of that run was stored) or another
 instance is syncing; 2 rows failed the sanity checks, or a mistake in the command line; 3 days of
 the span before today still have no rate.`;
 
-const OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean' } } as const;
+const OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean' }, currencies: { type: 'boolean' } } as const;
+
+/** Two currencies at once, as the server's scheduled run reads them. */
+const CURRENCIES_CONCURRENCY = 2;
 
 function progressPrinter(stream: NodeJS.WriteStream): SpanOptions['onProgress'] {
   if (stream.isTTY) {
@@ -97,6 +104,9 @@ runCli(async () => {
   if (values.from && values.to && values.from > values.to) throw new UsageError(`--from must not be after --to\n${USAGE}`);
 
   const config = loadConfig();
+  if (values.currencies && !config.bccrToken) {
+    throw new UsageError('--currencies needs BCCR_TOKEN: the other currencies come only from the central bank’s SDDE API');
+  }
   // Progress and the summary go to the terminal; the JSON log only carries warnings and errors.
   const runtime = await openRuntime(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
   try {
@@ -111,6 +121,17 @@ runCli(async () => {
     }
     process.stdout.write(`${describeRuns(result.runs)}\n`);
     const faults = officialFaults(result);
+    if (values.currencies && runtime.crossSource) {
+      const today = calendarDay(new Date());
+      const span = values.from ? { from: values.from, to: to && to < today ? to : today } : undefined;
+      const currencies = await catchUpCurrencies(deps, runtime.crossSource, DERIVED_CURRENCIES, {
+        since: config.currenciesSince,
+        concurrency: CURRENCIES_CONCURRENCY,
+        ...(span ? { span } : {}),
+      });
+      if (currencies.runs.length > 0) process.stdout.write(`${describeRuns(currencies.runs)}\n`);
+      faults.push(...currenciesFaults(currencies));
+    }
     if (!values.banking) return exitWith(faults);
 
     // The window quotes of the same span (today at most: there are no quotes for tomorrow), or of

@@ -150,14 +150,16 @@ export function syntheticVentanilla(date: string, options: SyntheticVentanillaOp
 
 /**
  * A currency's cross rate against the dollar as the central bank publishes it: business days
- * only (the real series has no weekends), at the geometric middle of the currency's plausible
+ * only (the real series has no weekends), around the geometric middle of the currency's plausible
  * band with a slow wiggle, printed to 4 decimals as the real ones are. Null on a weekend.
  */
 export function syntheticCross(currency: DerivedCurrency, date: string): number | null {
   // 1970-01-01 was a Thursday: counted from it plus 4, Sunday is 0 and Saturday 6.
   const weekday = (((dayNumber(date) + 4) % 7) + 7) % 7;
   if (weekday === 0 || weekday === 6) return null;
-  const [min, max] = currency.bounds;
+  const [low, high] = currency.bounds.map(Math.log) as [number, number];
   const n = daysBetween(SYNTHETIC_FIRST_DATE, date);
-  return Number((Math.sqrt(min * max) * (1 + 0.05 * Math.sin(n / 41) + 0.01 * Math.sin(n / 6.1))).toFixed(4));
+  // Within the middle third of the band (in logarithms): narrow bands (the dirham's) included.
+  const wiggle = 0.28 * Math.sin(n / 41) + 0.05 * Math.sin(n / 6.1);
+  return Number(Math.exp((low + high) / 2 + ((high - low) / 2) * wiggle).toFixed(4));
 }

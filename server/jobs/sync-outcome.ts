@@ -6,6 +6,7 @@
  *   3  days of the span before today still have no stored rate (what came was stored);
  *   0  otherwise.
  */
+import type { CurrenciesCatchUpResult } from './sync-currencies';
 import type { CatchUpResult } from './catch-up';
 import type { BankingSummary } from './sync-banking';
 
@@ -62,6 +63,25 @@ export function bankingFaults(b: BankingSummary): Fault[] {
   return [
     { code: 2, reason: `${run}: ${b.rejected.length} quotes failed the sanity checks and were not stored, on ${listDays(days)}; the valid ones were stored` },
   ];
+}
+
+/** The faults of the currencies' sync: a run that failed (1), cross rates refused (2); their gaps are no fault. */
+export function currenciesFaults(result: CurrenciesCatchUpResult): Fault[] {
+  if (!result.ran) return [{ code: 1, reason: 'another instance is syncing the other currencies right now; nothing done' }];
+  const faults: Fault[] = [];
+  for (const r of result.runs) {
+    const run = `${r.source} ${r.from}..${r.to}`;
+    if (r.status === 'failed') {
+      faults.push({ code: 1, reason: `${run} could not be fetched or parsed (${r.error ?? 'unknown error'}); nothing of that run was stored` });
+    } else if (r.rejected.length > 0) {
+      const days = unique(r.rejected.map((x) => x.date));
+      faults.push({
+        code: 2,
+        reason: `${run}: ${r.rejected.length} values failed the sanity checks and were not stored, on ${listDays(days)}; the valid ones were stored`,
+      });
+    }
+  }
+  return faults;
 }
 
 /** The code of the first rule that applies (0 when none does), with the reasons that gave it. */

@@ -26,7 +26,12 @@ function tool<T>(spec: { name: string; path: string; params: readonly string[]; 
 }
 
 const money = (value: number) => formatMoney(value, 'en');
-const buySell = (r: { buy: number; sell: number }) => `buy ${money(r.buy)}, sell ${money(r.sell)}`;
+/** A rate in colones: below 10 (a yen, a dong) with the 6 significant digits it has, never rounded to ₡0.02. */
+const colones = (value: number) => (value >= 10 ? money(value) : `₡${value}`);
+const buySell = (r: { buy: number; sell: number }) => `buy ${colones(r.buy)}, sell ${colones(r.sell)}`;
+/** What a record is: the official rate, or another currency's rate derived from the cross rate. */
+const rateOf = (r: { currencyFrom: string }) => (r.currencyFrom === 'USD' ? 'official rate' : `${r.currencyFrom} rate (derived)`);
+const carried = (r: { carriedFrom?: string | undefined }) => (r.carriedFrom ? ` (carried from ${r.carriedFrom})` : '');
 const amount = (value: number, currency: string) => (currency === 'CRC' ? money(value) : `${formatNumber(value, 'en', { decimals: 2 })} ${currency}`);
 
 const VERDICT_TEXT: Record<'es' | 'en', Record<Verdict, string>> = {
@@ -47,42 +52,44 @@ export const TOOLS: readonly ToolSpec[] = [
   tool<ExchangeRate>({
     name: 'get_latest_rate',
     path: '/exchange-rate/latest',
-    params: [],
-    summarize: (r) => `Latest official rate, ${r.date}: ${buySell(r)}`,
+    params: ['currency', 'fill'],
+    summarize: (r) => `Latest ${rateOf(r)}, ${r.date}: ${buySell(r)}${carried(r)}`,
   }),
   tool<ExchangeRate>({
     name: 'get_rate',
     path: '/exchange-rate',
-    params: ['date'],
-    summarize: (r) => `Official rate for ${r.date}: ${buySell(r)}`,
+    params: ['date', 'currency', 'fill'],
+    summarize: (r) => `${rateOf(r).replace(/^o/, 'O')} for ${r.date}: ${buySell(r)}${carried(r)}`,
   }),
   tool<Conversion>({
     name: 'convert',
     path: '/convert',
-    params: ['amount', 'from', 'to', 'rate', 'date'],
-    summarize: (c) => `${amount(c.amount, c.from)} = ${amount(c.result, c.to)} at the official ${c.rate} rate of ${c.date} (${money(c.rateValue)} per USD)`,
+    params: ['amount', 'from', 'to', 'rate', 'date', 'fill'],
+    summarize: (c) =>
+      `${amount(c.amount, c.from)} = ${amount(c.result, c.to)} at the ${c.currency === 'USD' ? 'official' : 'derived'} ${c.rate} rate of ${c.date} (${colones(c.rateValue)} per ${c.currency})${carried(c)}`,
   }),
   tool<ExchangeRate[]>({
     name: 'get_history',
     path: '/exchange-rate/history',
-    params: ['days'],
+    params: ['days', 'currency'],
     summarize: (records) => {
       const [first, last] = [records[0], records.at(-1)];
-      if (!first || !last) return 'No official rate in the window';
-      return `${records.length} official rates from ${first.date} to ${last.date}: sell ${money(first.sell)} → ${money(last.sell)}`;
+      if (!first || !last) return 'No rate in the window';
+      const rates = first.currencyFrom === 'USD' ? 'official rates' : `${first.currencyFrom} rates (derived)`;
+      return `${records.length} ${rates} from ${first.date} to ${last.date}: sell ${colones(first.sell)} → ${colones(last.sell)}`;
     },
   }),
   tool<Analytics>({
     name: 'get_analytics',
     path: '/exchange-rate/analytics',
-    params: ['days', 'from', 'to'],
+    params: ['days', 'from', 'to', 'currency'],
     summarize: ({ from, to, count, sell }) =>
       `Sell rate from ${from} to ${to} (${count} records): average ${money(sell.average)}, min ${money(sell.min)}, max ${money(sell.max)}, change ${formatPercent(sell.changePercent, 'en', { signed: true })}, trend ${sell.trend}`,
   }),
   tool<MonthClose>({
     name: 'get_month_close',
     path: '/exchange-rate/close',
-    params: ['month'],
+    params: ['month', 'currency'],
     summarize: (m) =>
       `${m.month}: ${m.daysPresent} of ${m.daysInMonth} days with a rate${m.complete ? ' (complete)' : ''}; ${
         m.closing ? `closing rate ${buySell(m.closing)}` : "no rate on the month's last day"

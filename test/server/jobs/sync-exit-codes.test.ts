@@ -127,3 +127,31 @@ it("exits 0 when today's rate is not published yet, by the central bank or Hacie
   expect(held.value.code).toBe(1);
   expect(fake.requests).toHaveLength(requests);
 });
+
+describe('--currencies', () => {
+  afterEach(() => fake.setCross(null));
+
+  it('needs BCCR_TOKEN, and says so with exit 2 before anything is fetched', async () => {
+    const result = await runCli('sync', ['--currencies'], fixture.env);
+    expect(result.stderr).toContain('--currencies needs BCCR_TOKEN');
+    expect(result.code).toBe(2);
+  });
+
+  it('reads every currency of the span with the token: 0 when all is stored, 2 when a value is refused', async () => {
+    const env = { ...fixture.env, BCCR_TOKEN: fake.token };
+    const span = { from: addDays(fake.today, -9), to: addDays(fake.today, -3) };
+    const good = await runCli('sync', ['--from', span.from, '--to', span.to, '--currencies'], env);
+    expect(good.stdout).toMatch(new RegExp(`^ok     bccr-sdde EUR ${span.from}\\.\\.${span.to}: 5 new, 0 updated, 0 rejected`, 'm'));
+    expect(good.stdout).toMatch(new RegExp(`^ok     bccr-sdde VND ${span.from}\\.\\.${span.to}: 5 new`, 'm'));
+    expect(reasons(good.stderr)).toEqual([]);
+    expect(good.code).toBe(0);
+
+    const refused = addDays(span.from, 1);
+    fake.setCross((code, date) => (code === 'EUR' && date === refused ? 1165.3 : undefined));
+    const bad = await runCli('sync', ['--from', span.from, '--to', span.to, '--currencies'], env);
+    expect(reasons(bad.stderr)).toEqual([
+      `exit 2: bccr-sdde EUR ${span.from}..${span.to}: 1 values failed the sanity checks and were not stored, on ${refused}; the valid ones were stored`,
+    ]);
+    expect(bad.code).toBe(2);
+  });
+});

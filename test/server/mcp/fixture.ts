@@ -3,7 +3,7 @@
  * sends them (numbers as JSON numbers) next to the REST query that means the same.
  */
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../../server/store/banking';
-import { rate, type TestApp } from '../../helpers/app';
+import { crossRate, rate, type TestApp } from '../../helpers/app';
 import { falling } from '../insights/series';
 
 /** Noon of 2025-01-30 in Costa Rica (UTC−6): January is stored up to today. */
@@ -24,6 +24,8 @@ const quotes: QuoteInput[] = [
 /** January 2025 falling by ₡0.25 a day (sell ₡520.10 to ₡512.85, buy ₡6.30 below) and one window snapshot. */
 export async function seed(t: TestApp): Promise<void> {
   await t.seed(falling().map((p) => rate(p.date, p.buy, p.sell)));
+  // The euro on a Wednesday and a Friday (the weekend after has none), the yen once.
+  await t.seedCross([crossRate('EUR', '2025-01-15', 1.03), crossRate('EUR', '2025-01-17', 1.02), crossRate('JPY', '2025-01-15', 156.42)]);
   await createBankingStore(t.database.db).saveDay({ date: '2025-01-30', source: 'bccr-site', fetchedAt: NOW, institutions, quotes });
   await t.changes.ratesChanged();
 }
@@ -44,6 +46,30 @@ export const CALLS: Call[] = [
     args: { date: '2025-01-15' },
     rest: '/exchange-rate?date=2025-01-15',
     summary: 'Official rate for 2025-01-15: buy ₡510.30, sell ₡516.60',
+  },
+  {
+    tool: 'get_rate',
+    args: { date: '2025-01-15', currency: 'eur' },
+    rest: '/exchange-rate?date=2025-01-15&currency=eur',
+    summary: 'EUR rate (derived) for 2025-01-15: buy ₡525.61, sell ₡532.10',
+  },
+  {
+    tool: 'get_rate',
+    args: { date: '2025-01-15', currency: 'JPY' },
+    rest: '/exchange-rate?date=2025-01-15&currency=JPY',
+    summary: 'JPY rate (derived) for 2025-01-15: buy ₡3.26237, sell ₡3.30265',
+  },
+  {
+    tool: 'get_rate',
+    args: { date: '2025-01-18', currency: 'EUR', fill: 'previous' },
+    rest: '/exchange-rate?date=2025-01-18&currency=EUR&fill=previous',
+    summary: 'EUR rate (derived) for 2025-01-18: buy ₡520.00, sell ₡526.42 (carried from 2025-01-17)',
+  },
+  {
+    tool: 'convert',
+    args: { amount: 100, from: 'EUR', to: 'CRC', date: '2025-01-15' },
+    rest: '/convert?amount=100&from=EUR&to=CRC&date=2025-01-15',
+    summary: '100.00 EUR = ₡53,210.00 at the derived sell rate of 2025-01-15 (₡532.10 per EUR)',
   },
   {
     tool: 'convert',
@@ -161,12 +187,12 @@ export const REFUSALS: Array<{ tool: string; args: Record<string, unknown>; rest
 
 /** Every tool, in the order tools/list gives them, with the parameters each takes and those it requires. */
 export const TOOL_PARAMS: Record<string, { params: string[]; required: string[] }> = {
-  get_latest_rate: { params: [], required: [] },
-  get_rate: { params: ['date'], required: ['date'] },
-  convert: { params: ['amount', 'from', 'to', 'rate', 'date'], required: ['amount'] },
-  get_history: { params: ['days'], required: [] },
-  get_analytics: { params: ['days', 'from', 'to'], required: [] },
-  get_month_close: { params: ['month'], required: ['month'] },
+  get_latest_rate: { params: ['currency', 'fill'], required: [] },
+  get_rate: { params: ['date', 'currency', 'fill'], required: ['date'] },
+  convert: { params: ['amount', 'from', 'to', 'rate', 'date', 'fill'], required: ['amount'] },
+  get_history: { params: ['days', 'currency'], required: [] },
+  get_analytics: { params: ['days', 'from', 'to', 'currency'], required: [] },
+  get_month_close: { params: ['month', 'currency'], required: ['month'] },
   get_best_institution: { params: ['operation', 'type'], required: ['operation'] },
   get_insights: { params: ['days', 'locale'], required: [] },
 };

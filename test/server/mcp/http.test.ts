@@ -1,4 +1,5 @@
 /** The MCP server over Streamable HTTP, `POST /api/v1/mcp`, with the SDK's own client against the app listening on a port. */
+import { CURRENCY_CODES } from '../../../shared/currency-catalog';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -61,7 +62,17 @@ describe('POST /api/v1/mcp', () => {
       );
       expect(history?.inputSchema).toEqual({
         type: 'object',
-        properties: { days: { type: 'integer', minimum: 1, maximum: 365, default: 30, description: 'How many calendar days.' } },
+        properties: {
+          days: { type: 'integer', minimum: 1, maximum: 365, default: 30, description: 'How many calendar days.' },
+          currency: {
+            type: 'string',
+            enum: [...CURRENCY_CODES],
+            default: 'USD',
+            examples: ['EUR'],
+            description:
+              'The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).',
+          },
+        },
       });
     });
 
