@@ -16,12 +16,15 @@ import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { catchUpOfficial } from '../jobs/catch-up';
 import { syncBanking } from '../jobs/sync-banking';
+import { catchUpCurrencies } from '../jobs/sync-currencies';
+import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
+import { addDays } from '../../shared/dates';
 import { openRuntime, servingDeps } from '../runtime';
 import { createApiKeysStore } from '../store/api-keys';
 import { demoBanner } from './banner';
 import { startFakeUpstream } from './bccr-upstream';
 import { demoEnvironment, ignoredSettings } from './environment';
-import { asDemoSources } from './sources';
+import { asDemoCrossSource, asDemoSources } from './sources';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -55,6 +58,16 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
   if (signal.aborted) return;
   if (banking.status !== 'succeeded')
     throw new Error(`the window quotes of the simulated central bank could not be synced: ${banking.error ?? banking.status}`);
+  // The other currencies' last year (the whole history since 2000 would take the demo minutes).
+  if (runtime.crossSource) {
+    const currencies = await catchUpCurrencies(syncDeps, asDemoCrossSource(runtime.crossSource), DERIVED_CURRENCIES, {
+      since: addDays(upstream.today, -365),
+      concurrency: 2,
+    });
+    if (signal.aborted) return;
+    if (!currencies.ok)
+      throw new Error(`the other currencies of the simulated central bank could not be synced: ${currencies.runs.find((r) => r.status === 'failed')?.error}`);
+  }
   const { key } = await createApiKeysStore(db).create({ name: 'demo', plan: 'pro' });
 
   const app = createApp({ ...servingDeps(config, runtime), demo: true });

@@ -4,7 +4,7 @@
  * provenance log's words saying "Simulated". Simulated values then never pass for the central
  * bank's, in any answer or audit, while the sync itself runs unchanged.
  */
-import type { OfficialSource, OfficialSources } from '../sources/types';
+import type { CrossSource, OfficialSource, OfficialSources } from '../sources/types';
 
 export function asDemoSource(source: OfficialSource): OfficialSource {
   return {
@@ -18,4 +18,9 @@ export function asDemoSource(source: OfficialSource): OfficialSource {
 
 export function asDemoSources(sources: OfficialSources): OfficialSources {
   return { primary: asDemoSource(sources.primary), fallback: asDemoSource(sources.fallback) };
+}
+
+/** The cross rates of the other currencies, stored as `DEMO` like the dollar's. */
+export function asDemoCrossSource(source: CrossSource): CrossSource {
+  return { ...source, provider: 'DEMO', read: (code, from, to, signal) => source.read(code, from, to, signal) };
 }

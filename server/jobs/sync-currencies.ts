@@ -39,7 +39,8 @@ export function checkCross(currency: DerivedCurrency, point: CrossPoint, today: 
 
 export async function syncCurrencySpan(deps: SyncDeps, source: CrossSource, currency: DerivedCurrency, span: Span): Promise<SyncSummary> {
   const { logger } = deps;
-  const upstream = `BCCR SDDE indicator ${currency.indicator}`;
+  // Where the log says it was read; a demo's values say they were simulated, as the dollar's do.
+  const upstream = `${source.provider === 'DEMO' ? 'Simulated ' : ''}BCCR SDDE indicator ${currency.indicator}`;
   const outcome = await runSync<CrossPoint, CheckedCross>(
     deps,
     {

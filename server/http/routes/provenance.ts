@@ -53,7 +53,9 @@ export function provenanceRoutes({ db, currencies, onObservationsChanged, page }
     const current = crossLog.observations.filter((o) => o.value === published);
     const crossFirst = current.filter((o) => o.source === record.source).reduce((first, o) => earliest(first, o.firstSeenAt), record.fetchedAt);
     const crossLast = current.reduce((last, o) => latest(last, o.lastConfirmedAt), crossFirst);
-    const upstream = `BCCR SDDE indicator ${currency.indicator}`;
+    // As the latest reading of the current value names it (a demo's says "Simulated"); the indicator otherwise.
+    const reading = current.reduce<(typeof current)[number] | null>((best, o) => (best === null || o.lastConfirmedAt > best.lastConfirmedAt ? o : best), null);
+    const upstream = reading?.upstream ?? `BCCR SDDE indicator ${currency.indicator}`;
     const op = currency.quote === 'usdPerUnit' ? '×' : '÷';
     // The derived values were there once both inputs were; confirmed as long as both were.
     const firstSeenAt = latest(dollar.firstSeenAt, crossFirst);
