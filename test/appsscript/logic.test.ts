@@ -5,23 +5,12 @@
  * of API answers (and what a transient failure falls back to).
  */
 import vm from 'node:vm';
-import type { Env } from '../../appsscript/src/answers';
 import { ArgumentError, readAmountCell, readCurrency, readDays, readMeasure, readOperation, readSide, single } from '../../appsscript/src/args';
-import { ApiError, buildUrl, header, type HttpAnswer, originOf, readAnswer } from '../../appsscript/src/api';
+import { type ApiError, buildUrl, header, type HttpAnswer, originOf, readAnswer } from '../../appsscript/src/api';
 import { cacheKey, createStore, hash53, keys, type CacheLike } from '../../appsscript/src/cache';
 import { exchangeClose, figureOf, figuresOf, figuresTtl } from '../../appsscript/src/close';
 import { DEFAULT_BASE_URL, LAST_GOOD } from '../../appsscript/src/config';
-import {
-  isBlank,
-  isDate,
-  memoFormat,
-  midnightInZone,
-  monthBounds,
-  offsetMinutes,
-  readDateCell,
-  readMonthCell,
-  type ZoneFormat,
-} from '../../appsscript/src/dates';
+import { isBlank, isDate, memoFormat, midnightInZone, monthBounds, offsetMinutes, readDateCell, readMonthCell } from '../../appsscript/src/dates';
 import { coverRects, literal, lostCells, selectedFormulas, slice } from '../../appsscript/src/freeze';
 import { createLastGood, type PropertyStore, readKept, staleView } from '../../appsscript/src/lastgood';
 import { formatUtc, localeOf, messages } from '../../appsscript/src/messages';
@@ -33,14 +22,11 @@ import { answer, distinct, mapCells, toCells } from '../../appsscript/src/shape'
 import { analyticsTable, bestTable, historyTable } from '../../appsscript/src/tables';
 import { isAmountWithinLimits, isYearMonth } from '../../shared/arguments';
 import { daysBetween } from '../../shared/dates';
+import { fail, fakeEnv, inZone, memoryProperties, ok } from './support/fake-env';
 import { formatDate } from './support/gas';
 
 const en = messages('en');
 const es = messages('es');
-const inZone =
-  (tz: string): ZoneFormat =>
-  (date, pattern) =>
-    formatDate(date, tz, pattern);
 
 const thrown = (fn: () => unknown): Error => {
   try {
@@ -635,26 +621,6 @@ describe('tables', () => {
 });
 
 /** Document properties in memory, with the calls counted. */
-function memoryProperties(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  const ops: string[] = [];
-  const store: PropertyStore = {
-    setProperties(values) {
-      ops.push(`setProperties:${Object.keys(values).length}`);
-      for (const [k, v] of Object.entries(values)) data.set(k, v);
-    },
-    setProperty(k, v) {
-      ops.push(`setProperty:${k}`);
-      data.set(k, v);
-    },
-    deleteProperty(k) {
-      ops.push(`deleteProperty:${k}`);
-      data.delete(k);
-    },
-  };
-  return { data, ops, store, snapshot: () => Object.fromEntries(data) };
-}
-
 describe('the last known good copy', () => {
   test('an answer is kept in ASCII parts under 9 KB each, and comes back whole', () => {
     const props = memoryProperties();
@@ -779,48 +745,6 @@ describe('the last known good copy', () => {
 });
 
 describe('a transient failure answers from the copy; the user’s errors do not', () => {
-  const BASE = 'https://api.example.com/api/v1';
-  const ok = (data: unknown): HttpAnswer => ({ status: 200, headers: {}, body: JSON.stringify({ success: true, data }) });
-  const fail = (status: number, error: string, message: string): HttpAnswer => ({
-    status,
-    headers: { 'Retry-After': '30' },
-    body: JSON.stringify({ success: false, error, message }),
-  });
-
-  /** An Env whose only outside world is `answer` (the API; null: unreachable) and memory for the cache and the properties. */
-  function fakeEnv(answer: (url: string) => HttpAnswer | null) {
-    const data = new Map<string, string>();
-    const cache: CacheLike = {
-      getAll: (wanted) => Object.fromEntries(wanted.filter((k) => data.has(k)).map((k) => [k, data.get(k)!])),
-      putAll: (values) => {
-        for (const [k, v] of Object.entries(values)) data.set(k, v);
-      },
-    };
-    const props = memoryProperties();
-    let now = Date.parse('2026-11-22T12:00:00Z');
-    const urls: string[] = [];
-    const env = (): Env => ({
-      locale: 'en',
-      t: en,
-      format: inZone('America/Costa_Rica'),
-      today: '2026-11-22',
-      baseUrl: BASE,
-      apiKey: 'crc_live_x',
-      store: createStore(cache, () => now),
-      lastGood: createLastGood(props.store, props.snapshot(), () => now),
-      fetch: (wanted) =>
-        wanted.map((url) => {
-          urls.push(url.replace(BASE, ''));
-          const reply = answer(url);
-          // As env.ts's fetchAll reports a request that could not be made.
-          if (!reply) throw new ApiError(en.unreachable('https://api.example.com', 'Address unavailable'), 0, 'UNREACHABLE');
-          return reply;
-        }),
-      now: () => now,
-    });
-    return { env, urls, props, advance: (s: number) => (now += s * 1000) };
-  }
-
   test('503, 502 without an envelope, and 429 give the last value; a 400 or 404 gives its error', () => {
     let reply: HttpAnswer = ok([{ date: '2026-11-22', buy: 500, sell: 510 }]);
     const f = fakeEnv(() => reply);
