@@ -5,10 +5,16 @@
  */
 
 import { ARGUMENT_RULES } from '../../shared/arguments';
+import { DOLLAR } from '../../shared/currency-catalog';
 
 export type Locale = 'es' | 'en';
 
 const rules = ARGUMENT_RULES;
+
+/** "EUR " before "rate" in a message about another currency than the dollar, nothing for the dollar (as before there were others). */
+const codeBefore = (currency: string): string => (currency === DOLLAR.code ? '' : `${currency} `);
+/** " del EUR" after "tipo de cambio", likewise. */
+const delCode = (currency: string): string => (currency === DOLLAR.code ? '' : ` del ${currency}`);
 
 export function localeOf(spreadsheetLocale: string | null | undefined): Locale {
   return /^es(?:[_-]|$)/i.test(String(spreadsheetLocale ?? '').trim()) ? 'es' : 'en';
@@ -37,14 +43,14 @@ const en = {
   missingAmount: () => 'amount is required: a number or a range of numbers',
   badDays: (min: number, max: number, got: string) => `days must be a whole number from ${min} to ${max} (got "${got}")`,
   oneCell: (name: string) => `${name} must be a single value, not a range`,
-  dateNoRate: (date: string) => `No rate for ${date}`,
+  dateNoRate: (date: string, currency: string) => `No ${codeBefore(currency)}rate for ${date}`,
   dateInvalid: (got: string) => `date must be a date cell or YYYY-MM-DD text (got "${got}")`,
   // The API's rules, in the API's words (shared/arguments.ts).
   badAmount: (got: string) => `amount must be ${rules.en.amount} (got "${got}")`,
   badMonth: (got: string) => `month must be a date cell or ${rules.en.month} (got "${got}")`,
   monthAfterCurrent: (current: string, got: string) => `month ${rules.en.notAfterCurrentMonth(current)} (got "${got}")`,
   badMeasure: (got: string) => `measure must be "closing" or "average" (got "${got}")`,
-  monthNoRate: (month: string) => `No rate in ${month}`,
+  monthNoRate: (month: string, currency: string) => `No ${codeBefore(currency)}rate in ${month}`,
   noClosing: (month: string, lastDay: string) => `#N/A: ${month} has no closing rate: the month is not complete (${lastDay} has no rate)`,
 
   // Short texts written into one cell of a range.
@@ -158,13 +164,13 @@ const es: Messages = {
   missingAmount: () => 'falta el monto: un número o un rango de números',
   badDays: (min: number, max: number, got: string) => `días debe ser un número entero de ${min} a ${max} (se recibió "${got}")`,
   oneCell: (name: string) => `${name} debe ser un solo valor, no un rango`,
-  dateNoRate: (date: string) => `No hay tipo de cambio para ${date}`,
+  dateNoRate: (date: string, currency: string) => `No hay tipo de cambio${delCode(currency)} para ${date}`,
   dateInvalid: (got: string) => `la fecha debe ser una celda de fecha o texto AAAA-MM-DD (se recibió "${got}")`,
   badAmount: (got: string) => `monto debe ser ${rules.es.amount} (se recibió "${got}")`,
   badMonth: (got: string) => `mes debe ser una celda de fecha o ${rules.es.month} (se recibió "${got}")`,
   monthAfterCurrent: (current: string, got: string) => `mes ${rules.es.notAfterCurrentMonth(current)} (se recibió "${got}")`,
   badMeasure: (got: string) => `medida debe ser "cierre" o "promedio" (se recibió "${got}")`,
-  monthNoRate: (month: string) => `No hay tipo de cambio en ${month}`,
+  monthNoRate: (month: string, currency: string) => `No hay tipo de cambio${delCode(currency)} en ${month}`,
   noClosing: (month: string, lastDay: string) =>
     `#N/A: ${month} no tiene tipo de cambio de cierre: el mes no está completo (${lastDay} no tiene tipo de cambio)`,
 

@@ -15,13 +15,25 @@ import { coverRects, literal, lostCells, selectedFormulas, slice } from '../../a
 import { createLastGood, type PropertyStore, readKept, staleView } from '../../appsscript/src/lastgood';
 import { formatUtc, localeOf, messages } from '../../appsscript/src/messages';
 import { convertAmount, decimalOf, divide, multiply, parseDecimal, roundDecimal } from '../../appsscript/src/money';
-import { bucketsFromSpan, bucketTtl, daysOf, lookup, planSpans } from '../../appsscript/src/rates';
+import {
+  bucketsFromSpan,
+  bucketTtl,
+  CARRY_DAYS,
+  carryDaysOf,
+  carryWindow,
+  daysOf,
+  lookup,
+  planSpans,
+  rateInForce,
+  SETTLED_DAYS,
+} from '../../appsscript/src/rates';
 import { exchangeHistory, exchangeRate } from '../../appsscript/src/service';
 import { maskKey, normalizeBaseUrl, resolveSettings, scriptJson, settingsView } from '../../appsscript/src/settings';
 import { answer, distinct, mapCells, toCells } from '../../appsscript/src/shape';
 import { analyticsTable, bestTable, historyTable } from '../../appsscript/src/tables';
 import { isAmountWithinLimits, isYearMonth } from '../../shared/arguments';
-import { daysBetween } from '../../shared/dates';
+import { CURRENCY_CODES } from '../../shared/currency-catalog';
+import { addDays, daysBetween } from '../../shared/dates';
 import { fail, fakeEnv, inZone, memoryProperties, ok } from './support/fake-env';
 import { formatDate } from './support/gas';
 
@@ -228,19 +240,29 @@ describe('cache', () => {
   test('keys name the API base and what was asked', () => {
     const a = 'https://api.crc-rates.com/api/v1';
     const b = 'https://rates.example.com/api/v1';
-    expect(keys.month(a, '2025-01')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01');
-    expect(keys.latest(a)).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest');
+    expect(keys.month(a, '2025-01', 'USD')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01');
+    expect(keys.latest(a, 'USD')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest');
     expect(keys.history(a, 30)).not.toBe(keys.history(a, 31));
     expect(keys.history(a, 30)).not.toBe(keys.history(b, 30));
     expect(keys.best(a, 'buy')).not.toBe(keys.best(a, 'sell'));
     expect(keys.analytics(a, 30)).not.toBe(keys.history(a, 30));
   });
 
+  test('keys name the currency: the dollar’s stay as they were (the copies kept under them in documents stay valid)', () => {
+    const a = 'https://api.crc-rates.com/api/v1';
+    expect(keys.month(a, '2025-01', 'EUR')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01|EUR');
+    expect(keys.latest(a, 'JPY')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest|JPY');
+    expect(keys.close(a, '2025-01', 'USD')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|close|2025-01');
+    expect(keys.close(a, '2025-01', 'EUR')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|close|2025-01|EUR');
+    const all = CURRENCY_CODES.flatMap((c) => [keys.month(a, '2025-01', c), keys.latest(a, c), keys.close(a, '2025-01', c)]);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
   test('a long base URL is hashed so every key fits in 250 characters', () => {
     const long = `https://example.com/${'x'.repeat(400)}`;
     const other = `https://example.com/${'x'.repeat(399)}y`;
-    expect(keys.month(long, '2025-01').length).toBeLessThanOrEqual(250);
-    expect(keys.month(long, '2025-01')).not.toBe(keys.month(other, '2025-01'));
+    expect(keys.month(long, '2025-01', 'EUR').length).toBeLessThanOrEqual(250);
+    expect(keys.month(long, '2025-01', 'USD')).not.toBe(keys.month(other, '2025-01', 'USD'));
     expect(cacheKey(long, 'a')).toBe(cacheKey(long, 'a'));
     expect(hash53('a')).not.toBe(hash53('b'));
   });
@@ -317,6 +339,16 @@ describe('messages', () => {
     expect(en.rateLimited(42)).toBe('Too many requests: try again in 42 s');
     expect(es.rateLimited(42)).toBe('Demasiadas solicitudes: intente de nuevo en 42 s');
     expect(formatUtc('2026-12-01T00:00:00.000Z')).toBe('2026-12-01 00:00 UTC');
+  });
+
+  test('a day or a month without a rate names the currency, unless it is the dollar (whose messages stay as they were)', () => {
+    expect(en.dateNoRate('2025-01-15', 'USD')).toBe('No rate for 2025-01-15');
+    expect(en.dateNoRate('2025-01-15', 'EUR')).toBe('No EUR rate for 2025-01-15');
+    expect(es.dateNoRate('2025-01-15', 'USD')).toBe('No hay tipo de cambio para 2025-01-15');
+    expect(es.dateNoRate('2025-01-15', 'JPY')).toBe('No hay tipo de cambio del JPY para 2025-01-15');
+    expect(en.monthNoRate('2022-12', 'USD')).toBe('No rate in 2022-12');
+    expect(en.monthNoRate('2022-12', 'GBP')).toBe('No GBP rate in 2022-12');
+    expect(es.monthNoRate('2022-12', 'GBP')).toBe('No hay tipo de cambio del GBP en 2022-12');
   });
 
   test('both catalogues have the same entries, and cell texts stay short', () => {
@@ -434,17 +466,61 @@ describe('rates by month, fetched by span', () => {
     expect(apart.get('2025-01')).toEqual({ f: 20, t: 31, r: {} });
   });
 
+  test('a span starts up to `lead` days early (the days a rate may be carried from), within the limit', () => {
+    expect(planSpans(['2025-01-15'], 366, 10)).toEqual([{ from: '2025-01-01', to: '2025-01-31' }]);
+    expect(planSpans(['2025-01-05'], 366, 10)).toEqual([{ from: '2024-12-01', to: '2025-01-31' }]);
+    // A full year of dates leaves room for one earlier day, not ten.
+    expect(planSpans(['2024-01-01', '2024-12-31'], 366, 10)).toEqual([{ from: '2023-12-31', to: '2024-12-31' }]);
+    expect(planSpans(['2024-01-01', '2025-01-01'], 366, 10)).toEqual([{ from: '2024-01-01', to: '2025-01-01' }]);
+    // No lead: as before.
+    expect(planSpans(['2025-01-05'], 366, 0)).toEqual(planSpans(['2025-01-05']));
+  });
+
+  test('the rate in force: the day’s own, else the last one of the carry days before it; unknown days decide nothing', () => {
+    const known: Record<string, { buy: number; sell: number } | null> = {
+      '2025-01-02': { buy: 1, sell: 2 },
+      '2025-01-03': { buy: 3, sell: 4 },
+      '2025-01-04': null,
+      '2025-01-05': null,
+    };
+    const read = (d: string) => known[d];
+    expect(rateInForce(read, '2025-01-03', 10)).toEqual({ quote: { buy: 3, sell: 4 }, from: '2025-01-03' });
+    expect(rateInForce(read, '2025-01-05', 10)).toEqual({ quote: { buy: 3, sell: 4 }, from: '2025-01-03' });
+    expect(rateInForce(read, '2025-01-05', 1)).toBeNull();
+    // The dollar carries nothing: a day without a rate has none.
+    expect(rateInForce(read, '2025-01-05', carryDaysOf('USD'))).toBeNull();
+    expect(rateInForce(read, '2025-01-06', 10)).toBeUndefined();
+    expect(rateInForce(read, '2025-01-02', 10)).toEqual({ quote: { buy: 1, sell: 2 }, from: '2025-01-02' });
+    // Eleven days known to have none: none in force.
+    expect(rateInForce((d) => (d <= '2025-01-01' ? null : known[d]), '2025-01-01', 10)).toBeNull();
+    expect([carryDaysOf('USD'), carryDaysOf('EUR'), carryDaysOf('VND')]).toEqual([0, CARRY_DAYS, CARRY_DAYS]);
+    expect(carryWindow('2025-03-02', 3)).toEqual(['2025-02-27', '2025-02-28', '2025-03-01', '2025-03-02']);
+  });
+
+  test('a derived month has gaps by nature: final SETTLED_DAYS after its last known day, whatever its holes', () => {
+    const weekdays = daysOf({ from: '2025-01-01', to: '2025-01-31' }).filter((d) => ![0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay()));
+    const bucket = bucketsFromSpan(
+      { from: '2025-01-01', to: '2025-01-31' },
+      weekdays.map((date) => ({ date, buy: 600, sell: 610 })),
+      new Map(),
+    ).get('2025-01')!;
+    expect(bucketTtl('2025-01', bucket, '2025-02-15', 'EUR')).toBe(21_600);
+    expect(bucketTtl('2025-01', bucket, addDays('2025-01-31', SETTLED_DAYS + 1), 'EUR')).toBe(21_600);
+    expect(bucketTtl('2025-01', bucket, addDays('2025-01-31', SETTLED_DAYS), 'EUR')).toBe(300);
+    expect(bucketTtl('2025-01', bucket, '2025-02-15', 'USD')).toBe(300);
+  });
+
   test('complete past months are kept 6 h; today, the future and holes only minutes', () => {
     const full = bucketsFromSpan(
       { from: '2025-01-01', to: '2025-01-31' },
       daysOf({ from: '2025-01-01', to: '2025-01-31' }).map((date) => ({ date, buy: 1, sell: 2 })),
       new Map(),
     ).get('2025-01')!;
-    expect(bucketTtl('2025-01', full, '2025-02-01')).toBe(21_600);
-    expect(bucketTtl('2025-01', full, '2025-01-31')).toBe(300);
+    expect(bucketTtl('2025-01', full, '2025-02-01', 'USD')).toBe(21_600);
+    expect(bucketTtl('2025-01', full, '2025-01-31', 'USD')).toBe(300);
     const holey = { ...full, r: { ...full.r } };
     delete holey.r['15'];
-    expect(bucketTtl('2025-01', holey, '2026-01-01')).toBe(300);
+    expect(bucketTtl('2025-01', holey, '2026-01-01', 'USD')).toBe(300);
   });
 });
 
@@ -839,10 +915,18 @@ describe('month-close figures', () => {
 
   test('a complete month that is over is kept 6 h; a running month, a holey one or an empty one a few minutes', () => {
     const figures = figuresOf(period);
-    expect(figuresTtl('2024-02', figures, '2024-03-01')).toBe(21_600);
-    expect(figuresTtl('2024-02', figures, '2024-02-29')).toBe(300);
-    expect(figuresTtl('2024-02', { ...figures, n: 28 }, '2025-01-01')).toBe(300);
-    expect(figuresTtl('2024-02', null, '2025-01-01')).toBe(300);
+    expect(figuresTtl('2024-02', figures, '2024-03-01', 'USD')).toBe(21_600);
+    expect(figuresTtl('2024-02', figures, '2024-02-29', 'USD')).toBe(300);
+    expect(figuresTtl('2024-02', { ...figures, n: 28 }, '2025-01-01', 'USD')).toBe(300);
+    expect(figuresTtl('2024-02', null, '2025-01-01', 'USD')).toBe(300);
+  });
+
+  test('a derived month with gaps is final once it ended SETTLED_DAYS ago; a month without a record never is', () => {
+    const figures = figuresOf({ ...period, count: 21, to: '2024-02-29' });
+    expect(figuresTtl('2024-02', figures, addDays('2024-02-29', SETTLED_DAYS + 1), 'EUR')).toBe(21_600);
+    expect(figuresTtl('2024-02', figures, addDays('2024-02-29', SETTLED_DAYS), 'EUR')).toBe(300);
+    expect(figuresTtl('2024-02', figures, '2025-01-01', 'USD')).toBe(300);
+    expect(figuresTtl('2024-02', null, '2025-01-01', 'EUR')).toBe(300);
   });
 });
 
