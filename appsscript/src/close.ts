@@ -16,7 +16,7 @@ import { daysBetween } from '../../shared/dates';
 import type { PeriodStats } from '../../shared/types';
 import { type Env, fetchData, recall, remember, requireKey, servedFromCopy } from './answers';
 import type { ApiError } from './api';
-import { ArgumentError, type Measure, readMeasure, readSide } from './args';
+import { ArgumentError, type Measure, readMeasure, readRateCurrency, readSide } from './args';
 import { keys } from './cache';
 import { CACHE_TTL } from './config';
 import { isBlank, monthBounds, readMonthCell, type MonthCell } from './dates';
@@ -132,10 +132,10 @@ function checkMonth(value: unknown, env: Env): Checked {
   return cell.kind === 'month' && isAfterMonthOf(cell.month, env.today) ? { kind: 'future', month: cell.month } : cell;
 }
 
-export function exchangeClose(env: Env, month: unknown, type: unknown, measure: unknown): Cell | Cell[][] {
+export function exchangeClose(env: Env, month: unknown, type: unknown, measure: unknown, currency: unknown): Cell | Cell[][] {
   const side = readSide(type, env.t);
   const how = readMeasure(measure, env.t);
-  const code = DOLLAR.code;
+  const code = readRateCurrency(currency, env.t);
 
   if (!Array.isArray(month)) {
     // One month: whatever is wrong fails the call with a message that says what.

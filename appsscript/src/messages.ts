@@ -5,12 +5,14 @@
  */
 
 import { ARGUMENT_RULES } from '../../shared/arguments';
-import { DOLLAR } from '../../shared/currency-catalog';
+import { CURRENCY_CODES, DOLLAR } from '../../shared/currency-catalog';
 
 export type Locale = 'es' | 'en';
 
 const rules = ARGUMENT_RULES;
 
+/** Every code a rate can be asked in, as a refusal lists them: a wrong code is answered with the right ones. */
+const CODES = CURRENCY_CODES.join(', ');
 /** "EUR " before "rate" in a message about another currency than the dollar, nothing for the dollar (as before there were others). */
 const codeBefore = (currency: string): string => (currency === DOLLAR.code ? '' : `${currency} `);
 /** " del EUR" after "tipo de cambio", likewise. */
@@ -39,7 +41,10 @@ const en = {
   unexpectedAnswer: (origin: string, status: number) => `Unexpected answer from ${origin} (HTTP ${status}): check the API address in ${en.settingsPath}`,
   badSide: (got: string) => `type must be "buy" or "sell" (got "${got}")`,
   badOperation: (got: string) => `operation must be "buy" or "sell" (got "${got}")`,
-  badCurrency: (name: string, got: string) => `${name} must be "USD" or "CRC" (got "${got}")`,
+  badCurrency: (name: string, got: string) => `${name} must be "CRC" or a supported currency code: ${CODES} (got "${got}")`,
+  badRateCurrency: (got: string) => `currency must be a supported currency code (USD when empty): ${CODES} (got "${got}")`,
+  colonSideNeeded: (from: string, to: string) =>
+    `from or to must be "CRC": every rate is in colones (got "${from}" and "${to}"); convert in two steps, through CRC`,
   missingAmount: () => 'amount is required: a number or a range of numbers',
   badDays: (min: number, max: number, got: string) => `days must be a whole number from ${min} to ${max} (got "${got}")`,
   oneCell: (name: string) => `${name} must be a single value, not a range`,
@@ -160,7 +165,10 @@ const es: Messages = {
     `Respuesta inesperada de ${origin} (HTTP ${status}): revise la dirección de la API en ${es.settingsPath}`,
   badSide: (got: string) => `tipo debe ser "compra" o "venta" (se recibió "${got}")`,
   badOperation: (got: string) => `operación debe ser "compra" o "venta" (se recibió "${got}")`,
-  badCurrency: (name: string, got: string) => `${name} debe ser "USD" o "CRC" (se recibió "${got}")`,
+  badCurrency: (name: string, got: string) => `${name} debe ser "CRC" o un código de moneda admitido: ${CODES} (se recibió "${got}")`,
+  badRateCurrency: (got: string) => `moneda debe ser un código de moneda admitido (USD si se deja vacía): ${CODES} (se recibió "${got}")`,
+  colonSideNeeded: (from: string, to: string) =>
+    `from o to debe ser "CRC": todos los tipos de cambio están en colones (se recibió "${from}" y "${to}"); convierta en dos pasos, pasando por CRC`,
   missingAmount: () => 'falta el monto: un número o un rango de números',
   badDays: (min: number, max: number, got: string) => `días debe ser un número entero de ${min} a ${max} (se recibió "${got}")`,
   oneCell: (name: string) => `${name} debe ser un solo valor, no un rango`,

@@ -7,11 +7,10 @@
  * (EXCHANGECLOSE) is in close.ts.
  */
 import type { RateSide } from '../../shared/currencies';
-import { DOLLAR } from '../../shared/currency-catalog';
 import { LIMITS } from '../../shared/limits';
 import type { Analytics, BestRate, ExchangeRate } from '../../shared/types';
 import { cachedGet, type Env } from './answers';
-import { ArgumentError, readAmountCell, readCurrency, readDays, readOperation, readSide, single, type AmountCell } from './args';
+import { ArgumentError, readAmountCell, readDays, readOperation, readPair, readRateCurrency, readSide, single, type AmountCell } from './args';
 import { keys } from './cache';
 import { CACHE_TTL } from './config';
 import { isBlank, midnightInZone, readDateCell, type DateCell } from './dates';
@@ -37,9 +36,9 @@ function dateOf(cell: DateCell): string | null {
   return cell.kind === 'date' ? cell.date : null;
 }
 
-export function exchangeRate(env: Env, date: unknown, type: unknown): Output {
+export function exchangeRate(env: Env, date: unknown, type: unknown, currency: unknown): Output {
   const side = readSide(type, env.t);
-  const code = DOLLAR.code;
+  const code = readRateCurrency(currency, env.t);
   // One value: the latest rate when blank, else that date's (an error when it has none).
   if (!Array.isArray(date)) return rateFor(env, date, side, code);
 
@@ -78,8 +77,7 @@ function rateFor(env: Env, date: unknown, side: RateSide, currency: string): num
 }
 
 export function exchangeConvert(env: Env, amount: unknown, from: unknown, to: unknown, type: unknown, date: unknown): Output {
-  const fromCurrency = readCurrency(from, 'from', env.t);
-  const toCurrency = readCurrency(to, 'to', env.t);
+  const pair = readPair(from, to, env.t);
   const side = readSide(type, env.t);
   if (!Array.isArray(amount) && isBlank(amount)) throw new ArgumentError(env.t.missingAmount());
 
@@ -90,7 +88,7 @@ export function exchangeConvert(env: Env, amount: unknown, from: unknown, to: un
   if (only?.kind === 'invalid' || only?.kind === 'outOfRange') throw new ArgumentError(env.t.badAmount(String(amount)));
   const anyAmount = parsed.some((row) => row.some((c) => c.kind === 'amount'));
   // The same currency needs no rate, and neither does a range with nothing to convert.
-  const rate = fromCurrency !== toCurrency && anyAmount ? rateFor(env, date, side, DOLLAR.code) : 1;
+  const rate = pair.quoted !== null && anyAmount ? rateFor(env, date, side, pair.quoted) : 1;
   return answer(
     cells,
     parsed.map((row) =>
@@ -98,7 +96,7 @@ export function exchangeConvert(env: Env, amount: unknown, from: unknown, to: un
         if (c.kind === 'blank') return '';
         if (c.kind === 'invalid') return env.t.cellBadAmount;
         if (c.kind === 'outOfRange') return env.t.cellAmountOutOfRange;
-        return convertAmount(c.amount, fromCurrency, toCurrency, rate);
+        return convertAmount(c.amount, pair.from, pair.to, rate);
       }),
     ),
   );

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ARGUMENT_RULES } from '../../shared/arguments';
+import { CURRENCY_CODES } from '../../shared/currency-catalog';
 import { addDays, calendarDay, daysBetween } from '../../shared/dates';
 import type { MonthClose, Usage } from '../../shared/types';
 import { startApiServer, type ApiServer } from './support/api-server';
@@ -100,11 +101,16 @@ describe('the built Code.js', () => {
       expect(block).toMatch(/@param \{[^}]+\} \w+ .*Example/);
       expect(block).toMatch(/@return \{[^}]+\}/);
     }
-    expect(code()).toContain('function EXCHANGERATE(date, type) {\n  return CrcRates.EXCHANGERATE(date, type);\n}');
+    expect(code()).toContain('function EXCHANGERATE(date, type, currency) {\n  return CrcRates.EXCHANGERATE(date, type, currency);\n}');
     expect(code()).toContain('function EXCHANGECONVERT(amount, from, to, type, date) {');
-    expect(code()).toContain('function EXCHANGECLOSE(month, type, measure) {\n  return CrcRates.EXCHANGECLOSE(month, type, measure);\n}');
+    expect(code()).toContain('function EXCHANGECLOSE(month, type, measure, currency) {\n  return CrcRates.EXCHANGECLOSE(month, type, measure, currency);\n}');
     const close = blocks.find((b) => b.includes('function EXCHANGECLOSE('))!;
-    expect(close.match(/@param \{[^}]+\} \w+/g)).toEqual(['@param {Date|string} month', '@param {string} type', '@param {string} measure']);
+    expect(close.match(/@param \{[^}]+\} \w+/g)).toEqual([
+      '@param {Date|string} month',
+      '@param {string} type',
+      '@param {string} measure',
+      '@param {string} currency',
+    ]);
     expect(close).toMatch(/@param \{string\} measure Optional\. "closing" \(default\).*#N\/A.*"average"/);
   });
 
@@ -363,7 +369,12 @@ describe('EXCHANGECONVERT', () => {
 
   test('bad currencies and a missing amount fail the call', () => {
     const g = sheet();
-    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'EUR', 'CRC')).message).toBe('from must be "USD" or "CRC" (got "EUR")');
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'EURO', 'CRC')).message).toBe(
+      `from must be "CRC" or a supported currency code: ${CURRENCY_CODES.join(', ')} (got "EURO")`,
+    );
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'EUR', 'USD')).message).toBe(
+      'from or to must be "CRC": every rate is in colones (got "EUR" and "USD"); convert in two steps, through CRC',
+    );
     expect(errorOf(() => g.run('EXCHANGECONVERT', '', 'USD', 'CRC')).message).toBe('amount is required: a number or a range of numbers');
     expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'USD', 'CRC', 'sell', [['2025-01-01'], ['2025-01-02']])).message).toBe(
       'date must be a single value, not a range',

@@ -5,7 +5,18 @@
  * of API answers (and what a transient failure falls back to).
  */
 import vm from 'node:vm';
-import { ArgumentError, readAmountCell, readCurrency, readDays, readMeasure, readOperation, readSide, single } from '../../appsscript/src/args';
+import {
+  ArgumentError,
+  readAmountCell,
+  readCurrency,
+  readDays,
+  readMeasure,
+  readOperation,
+  readPair,
+  readRateCurrency,
+  readSide,
+  single,
+} from '../../appsscript/src/args';
 import { type ApiError, buildUrl, header, type HttpAnswer, originOf, readAnswer } from '../../appsscript/src/api';
 import { cacheKey, createStore, hash53, keys, type CacheLike } from '../../appsscript/src/cache';
 import { exchangeClose, figureOf, figuresOf, figuresTtl } from '../../appsscript/src/close';
@@ -85,13 +96,56 @@ describe('arguments', () => {
     expect(thrown(() => readOperation(undefined, en)).message).toBe('operation must be "buy" or "sell" (got "")');
   });
 
-  test('currencies', () => {
+  test('from and to: CRC or a code of the catalog, any case; $ and ₡ as before', () => {
     expect(readCurrency('usd', 'from', en)).toBe('USD');
     expect(readCurrency(' crc ', 'to', en)).toBe('CRC');
     expect(readCurrency('₡', 'to', en)).toBe('CRC');
     expect(readCurrency('$', 'from', en)).toBe('USD');
-    expect(thrown(() => readCurrency('EUR', 'from', en)).message).toBe('from must be "USD" or "CRC" (got "EUR")');
-    expect(thrown(() => readCurrency(undefined, 'to', es)).message).toBe('to debe ser "USD" o "CRC" (se recibió "")');
+    expect(readCurrency(' eur ', 'from', en)).toBe('EUR');
+    expect(readCurrency([['Jpy']], 'to', en)).toBe('JPY');
+    for (const code of CURRENCY_CODES) expect(readCurrency(code.toLowerCase(), 'from', en)).toBe(code);
+    expect(thrown(() => readCurrency('EURO', 'from', en))).toEqual(
+      new ArgumentError(`from must be "CRC" or a supported currency code: ${CURRENCY_CODES.join(', ')} (got "EURO")`),
+    );
+    expect(thrown(() => readCurrency(undefined, 'to', es)).message).toBe(
+      `to debe ser "CRC" o un código de moneda admitido: ${CURRENCY_CODES.join(', ')} (se recibió "")`,
+    );
+    expect(thrown(() => readCurrency([['EUR', 'USD']], 'to', en)).message).toBe('to must be a single value, not a range');
+  });
+
+  test('currency: USD when blank, any code of the catalog in any case; CRC and unknown codes refused with the list', () => {
+    for (const blank of [undefined, null, '', '  ', [['']]]) expect(readRateCurrency(blank, en)).toBe('USD');
+    expect(readRateCurrency('eur', en)).toBe('EUR');
+    expect(readRateCurrency(' Jpy ', es)).toBe('JPY');
+    expect(readRateCurrency([['vnd']], en)).toBe('VND');
+    expect(readRateCurrency('$', en)).toBe('USD');
+    for (const code of CURRENCY_CODES) expect(readRateCurrency(code.toLowerCase(), en)).toBe(code);
+    const list = CURRENCY_CODES.join(', ');
+    expect(list.startsWith('USD, AED, ARS, AUD')).toBe(true);
+    expect(thrown(() => readRateCurrency('XYZ', en))).toEqual(
+      new ArgumentError(`currency must be a supported currency code (USD when empty): ${list} (got "XYZ")`),
+    );
+    expect(thrown(() => readRateCurrency('crc', en)).message).toBe(`currency must be a supported currency code (USD when empty): ${list} (got "crc")`);
+    expect(thrown(() => readRateCurrency('₡', en)).message).toMatch(/\(got "₡"\)$/);
+    expect(thrown(() => readRateCurrency(5, es)).message).toBe(`moneda debe ser un código de moneda admitido (USD si se deja vacía): ${list} (se recibió "5")`);
+    expect(thrown(() => readRateCurrency([['EUR'], ['JPY']], en)).message).toBe('currency must be a single value, not a range');
+    expect(thrown(() => readRateCurrency([['EUR'], ['JPY']], es)).message).toBe('currency debe ser un solo valor, no un rango');
+  });
+
+  test('a conversion: one side is CRC and the other gives the rate; the same currency on both sides needs none', () => {
+    expect(readPair('EUR', 'crc', en)).toEqual({ from: 'EUR', to: 'CRC', quoted: 'EUR' });
+    expect(readPair('₡', 'jpy', en)).toEqual({ from: 'CRC', to: 'JPY', quoted: 'JPY' });
+    expect(readPair('$', 'CRC', en)).toEqual({ from: 'USD', to: 'CRC', quoted: 'USD' });
+    expect(readPair('usd', 'USD', en)).toEqual({ from: 'USD', to: 'USD', quoted: null });
+    expect(readPair('EUR', 'eur', en)).toEqual({ from: 'EUR', to: 'EUR', quoted: null });
+    expect(thrown(() => readPair('EUR', 'USD', en))).toEqual(
+      new ArgumentError('from or to must be "CRC": every rate is in colones (got "EUR" and "USD"); convert in two steps, through CRC'),
+    );
+    expect(thrown(() => readPair('gbp', 'jpy', es)).message).toBe(
+      'from o to debe ser "CRC": todos los tipos de cambio están en colones (se recibió "GBP" y "JPY"); convierta en dos pasos, pasando por CRC',
+    );
+    // Each side is checked before the pair: an unknown code is named as such.
+    expect(thrown(() => readPair('USD', 'XYZ', en)).message).toMatch(/^to must be "CRC" or a supported currency code: /);
   });
 
   test('days: whole numbers within the limits; blank is the default', () => {
@@ -351,6 +405,13 @@ describe('messages', () => {
     expect(es.monthNoRate('2022-12', 'GBP')).toBe('No hay tipo de cambio del GBP en 2022-12');
   });
 
+  test('a refused currency is answered with every supported code, in both languages', () => {
+    for (const text of [en.badRateCurrency('x'), es.badRateCurrency('x'), en.badCurrency('from', 'x'), es.badCurrency('to', 'x')]) {
+      for (const code of CURRENCY_CODES) expect(text).toContain(` ${code}`);
+      expect(text).not.toMatch(/\bCRC,/);
+    }
+  });
+
   test('both catalogues have the same entries, and cell texts stay short', () => {
     const shape = (o: object): string[] =>
       Object.entries(o)
@@ -401,6 +462,16 @@ describe('money', () => {
     expect(usdToCrc(1e-7, 512.82)).toBe(0);
     expect(Object.is(usdToCrc(-1e-7, 512.82), -0)).toBe(false);
     expect(multiply(parseDecimal('1.5e3')!, parseDecimal('2')!)).toBe('3000.00');
+  });
+
+  test('another currency: into CRC multiplies by its rate, out of CRC divides, exactly', () => {
+    expect(convertAmount(100, 'EUR', 'CRC', 598.57)).toBe(59_857);
+    expect(convertAmount(0.5, 'GBP', 'CRC', 680.05)).toBe(340.03); // 340.025 → up
+    expect(convertAmount(1000, 'JPY', 'CRC', 3.41234)).toBe(3412.34);
+    expect(convertAmount(1_000_000, 'VND', 'CRC', 0.0201234)).toBe(20_123.4);
+    expect(convertAmount(100, 'CRC', 'JPY', 3.4)).toBe(29.41); // 29.4117…
+    expect(convertAmount(100, 'CRC', 'VND', 0.02)).toBe(5000);
+    expect(convertAmount(5, 'EUR', 'EUR', 598.57)).toBe(5);
   });
 
   test('reading decimals', () => {
@@ -858,11 +929,11 @@ describe('a transient failure answers from the copy; the user’s errors do not'
       const from = /from=([\d-]+)/.exec(url)![1]!;
       return ok([{ date: from.replace(/-01$/, '-05'), buy: 1, sell: 2 }]);
     });
-    expect(exchangeRate(f.env(), [['2026-01-05']], 'sell')).toEqual([[2]]);
+    expect(exchangeRate(f.env(), [['2026-01-05']], 'sell', '')).toEqual([[2]]);
     up = false;
     f.advance(21_601);
-    expect(exchangeRate(f.env(), [['2026-01-05'], ['2026-01-06']], 'sell')).toEqual([[2], ['No rate']]);
-    expect(thrown(() => exchangeRate(f.env(), [['2026-01-05'], ['2026-02-05']], 'sell')).message).toBe(
+    expect(exchangeRate(f.env(), [['2026-01-05'], ['2026-01-06']], 'sell', '')).toEqual([[2], ['No rate']]);
+    expect(thrown(() => exchangeRate(f.env(), [['2026-01-05'], ['2026-02-05']], 'sell', '')).message).toBe(
       'The CRC Rates API is unavailable (HTTP 503): try again later',
     );
   });
@@ -878,11 +949,11 @@ describe('a transient failure answers from the copy; the user’s errors do not'
       sell: { average: 510.5, min: 1, max: 2, first: 1, last: 511, change: 0 },
     });
     const f = fakeEnv(() => (up ? ok([period('2025-01'), period('2025-03')]) : null));
-    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02'], ['2025-03']], 'buy', 'average')).toEqual([[500.1234], ['No rate'], [500.1234]]);
+    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02'], ['2025-03']], 'buy', 'average', undefined)).toEqual([[500.1234], ['No rate'], [500.1234]]);
     up = false;
     f.advance(21_601);
-    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02']], 'sell', 'closing')).toEqual([[511], ['No rate']]);
-    expect(thrown(() => exchangeClose(f.env(), '2024-12', '', '')).message).toBe(
+    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02']], 'sell', 'closing', undefined)).toEqual([[511], ['No rate']]);
+    expect(thrown(() => exchangeClose(f.env(), '2024-12', '', '', '')).message).toBe(
       'Could not reach the CRC Rates API at https://api.example.com: Address unavailable',
     );
     expect(f.urls).toEqual([
