@@ -15,6 +15,8 @@ import { createApiKeysStore } from './store/api-keys';
 import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
 import { createRatesInMemory } from './store/rates-in-memory';
+import { createCrossRatesStore } from './store/cross-rates';
+import { createCurrencySeries } from './store/currency-series';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createSyncView } from './jobs/sync-status';
 import { createUsageStore } from './store/usage';
@@ -71,6 +73,8 @@ export interface AppDeps {
   llm?: { baseUrl: string; apiKey: string; model: string; timeoutMs?: number } | null;
   /** Serves simulated data (`npm run demo`): the pages and widgets carry a "demo data" badge. */
   demo?: boolean;
+  /** No BCCR_TOKEN: only the dollar is synced, and health says that other currencies need one. */
+  currenciesNeedToken?: boolean;
   /** When this instance's scheduler syncs next (main.ts passes the scheduler's), told by health; absent: none planned. */
   nextSyncAt?: () => Date | null;
 }
@@ -95,6 +99,8 @@ export function createApp(deps: AppDeps): App {
   const rates = createRatesStore(deps.db);
   // Read routes, the site and insights answer from memory; health keeps asking the database itself.
   const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
+  const cross = createCrossRatesStore(deps.db);
+  const currencies = createCurrencySeries({ dollar: series, cross, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
   const access = createAccessControl({
     keys: createApiKeysStore(deps.db),
     usage: createUsageStore(deps.db),
@@ -112,10 +118,11 @@ export function createApp(deps: AppDeps): App {
 
   const routes = withDocuments(
     apiRoutes({
-      exchangeRate: { rates: series, sync },
-      close: { rates: series },
+      exchangeRate: { currencies, sync },
+      currencies: { dollar: series, cross },
+      close: { currencies },
       provenance: { db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
-      convert: { rates: series, sync },
+      convert: { currencies, sync },
       banking: { banking: createBankingStore(deps.db), rates: series },
       insights: { service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync },
       usage: { access },
@@ -126,6 +133,7 @@ export function createApp(deps: AppDeps): App {
         version,
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
+        currenciesNeedToken: deps.currenciesNeedToken ?? false,
       },
     }),
     { version, publicUrl },

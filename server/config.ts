@@ -2,6 +2,7 @@
  * Every environment variable the README lists, parsed and validated once at start. A bad value stops
  * the process with a message that names the variable, instead of failing later at random.
  */
+import { isIsoDate } from '../shared/dates';
 import path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -17,6 +18,8 @@ export interface Config {
   readonly haciendaUrl: string;
   /** null when the scheduled sync is disabled (`SYNC_CRON=off`). */
   readonly syncCron: string | null;
+  /** The first day of the other currencies' cross rates read on an empty database (`CURRENCIES_SINCE`). */
+  readonly currenciesSince: string;
   readonly corsOrigins: readonly string[];
   readonly llm: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
   readonly logLevel: LogLevel;
@@ -88,6 +91,15 @@ function proxyHops(env: Env): number {
   return Number(raw);
 }
 
+/** Cross rates since 2000 by default: some 27 years of 42 series, read once and then kept up to date. */
+export const DEFAULT_CURRENCIES_SINCE = '2000-01-01';
+
+function currenciesSince(env: Env): string {
+  const raw = optional(env, 'CURRENCIES_SINCE') ?? DEFAULT_CURRENCIES_SINCE;
+  if (!isIsoDate(raw) || raw < '1983-01-01') throw new ConfigError('CURRENCIES_SINCE', `must be a date as YYYY-MM-DD, not before 1983-01-01 (got "${raw}")`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = optional(env, 'PORT') ?? '3000';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) {
@@ -127,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     bccrSiteApiUrl: url(env, 'BCCR_SITE_API_URL', DEFAULT_UPSTREAM_URLS.bccrSiteApiUrl, ['http:', 'https:']),
     haciendaUrl: url(env, 'HACIENDA_URL', DEFAULT_UPSTREAM_URLS.haciendaUrl, ['http:', 'https:']),
     syncCron: cron(env),
+    currenciesSince: currenciesSince(env),
     corsOrigins: Object.freeze(corsOrigins),
     llm:
       llmSet === 3

@@ -9,9 +9,13 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './store/database';
 import { type Scheduler, startScheduler } from './jobs/scheduler';
 import { syncBanking } from './jobs/sync-banking';
+import { catchUpCurrencies } from './jobs/sync-currencies';
+import { DERIVED_CURRENCIES } from '../shared/currency-catalog';
 import { openRuntime, servingDeps } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Two currencies read at once: the backfill takes minutes, not hours, and the central bank is not hammered. */
+const CURRENCIES_CONCURRENCY = 2;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -30,10 +34,23 @@ async function main(): Promise<void> {
   logger.info({ port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
   // Starts with a catch-up in the background: the server answers from what it has meanwhile.
   const syncDeps = { db, logger, changes, clock: () => new Date() };
+  const { crossSource } = runtime;
   scheduler = startScheduler(syncDeps, runtime.sources, {
     cron: config.syncCron,
     // The window quotes of the last week ride along on every scheduled run.
-    extraJobs: [(signal) => syncBanking({ ...syncDeps, signal }, runtime.ventanilla)],
+    extraJobs: [
+      (signal) => syncBanking({ ...syncDeps, signal }, runtime.ventanilla),
+      // The other currencies, with the token only: the first run backfills since CURRENCIES_SINCE.
+      ...(crossSource
+        ? [
+            (signal: AbortSignal) =>
+              catchUpCurrencies({ ...syncDeps, signal }, crossSource, DERIVED_CURRENCIES, {
+                since: config.currenciesSince,
+                concurrency: CURRENCIES_CONCURRENCY,
+              }),
+          ]
+        : []),
+    ],
   });
 
   let stopping = false;

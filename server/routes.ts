@@ -8,6 +8,7 @@ import type { Route } from './http/route';
 import { bankingRoutes } from './http/routes/banking';
 import { closeRoutes } from './http/routes/close';
 import { convertRoutes } from './http/routes/convert';
+import { currenciesRoutes } from './http/routes/currencies';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
 import { insightsRoutes } from './http/routes/insights';
@@ -17,6 +18,7 @@ import { usageRoutes } from './http/routes/usage';
 /** Each group of routes by name, in the order the documents list them. */
 export const ROUTE_GROUPS = {
   exchangeRate: exchangeRateRoutes,
+  currencies: currenciesRoutes,
   close: closeRoutes,
   provenance: provenanceRoutes,
   convert: convertRoutes,

@@ -11,7 +11,7 @@ import { createRemoteChangeFeed } from './changes-remote';
 import type { AppDeps } from './app';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
-import { createOfficialSources, type OfficialSources } from './sources';
+import { createCrossSource, createOfficialSources, type CrossSource, type OfficialSources } from './sources';
 import { createVentanillaSource, type VentanillaSource } from './sources/ventanilla';
 import { createDatabase, type Database, DEADLINES } from './store/database';
 import { type EmbeddedDatabase, openEmbedded, shareEmbedded } from './store/embedded/open';
@@ -30,6 +30,8 @@ export interface Runtime {
   requestDb: Database;
   changes: ChangeFeed;
   sources: OfficialSources;
+  /** The other currencies' cross rates; null without BCCR_TOKEN (only the token API has them). */
+  crossSource: CrossSource | null;
   ventanilla: VentanillaSource;
   /** The client that shares rate limits, when REDIS_URL is set. */
   redis: Redis | null;
@@ -77,6 +79,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     bccrSiteApiUrl: config.bccrSiteApiUrl,
     haciendaUrl: config.haciendaUrl,
   });
+  const crossSource = createCrossSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl });
   const redis = config.redisUrl ? createLimiterRedis(config.redisUrl, logger) : null;
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
   const feed = changes;
@@ -89,6 +92,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     requestDb,
     changes: feed,
     sources,
+    crossSource,
     async close() {
       await feed.close();
       redis?.disconnect();
@@ -126,5 +130,6 @@ export function servingDeps(config: Config, runtime: Runtime): AppDeps {
     metricsToken: config.metricsToken,
     llm: config.llm,
     publicUrl: config.publicUrl,
+    currenciesNeedToken: runtime.crossSource === null,
   };
 }

@@ -4,7 +4,8 @@
  * TypeScript types that the server, the add-on and the SDK share.
  */
 import { z } from 'zod';
-import { CURRENCIES, RATE_SIDES, RATE_SOURCES } from './currencies';
+import { RATE_SIDES, RATE_SOURCES } from './currencies';
+import { CURRENCY_CODES, QUOTES } from './currency-catalog';
 import { ERROR_CODES } from './errors';
 import { INSTITUTION_TYPES } from './institutions';
 
@@ -14,17 +15,42 @@ const isoDate = z
   .meta({ format: 'date', example: '2025-01-15' });
 const timestamp = z.string().meta({ format: 'date-time', example: '2025-01-14T18:05:12.000Z' });
 
+export const DerivedSchema = z
+  .object({
+    indicator: z.string().meta({ example: '333', description: 'The SDDE indicator of the cross rate against the dollar.' }),
+    quote: z
+      .enum(QUOTES)
+      .meta({ description: 'The direction the central bank publishes it in: dollars per unit (EUR, GBP, AUD) or units per dollar (the others).' }),
+    published: z.number().meta({ example: 1.1653, description: 'The cross rate as the central bank published it, in the direction `quote` names.' }),
+    usdDate: isoDate.meta({ description: 'The date of the colones-per-dollar rate used: always the cross rate’s own date.' }),
+  })
+  .meta({
+    id: 'Derived',
+    description: 'How a rate other than the dollar’s was derived: colones per dollar × dollars per unit, both of the same day. Never labelled official.',
+  });
+
 export const ExchangeRateSchema = z
   .object({
     date: isoDate,
-    currencyFrom: z.literal('USD'),
+    currencyFrom: z
+      .enum(CURRENCY_CODES as [string, ...string[]])
+      .meta({ description: 'The currency quoted: USD (the official series) or another code from /currencies.' }),
     currencyTo: z.literal('CRC'),
-    buy: z.number().meta({ description: 'CRC per 1 USD, the central bank buy reference rate (indicator 317).' }),
-    sell: z.number().meta({ description: 'CRC per 1 USD, the central bank sell reference rate (indicator 318).' }),
+    buy: z.number().meta({
+      description:
+        'CRC per 1 unit, buy side: for USD the central bank buy reference rate (indicator 317); for another currency, derived from it (2 decimals from 10 colones up, else 6 significant digits).',
+    }),
+    sell: z
+      .number()
+      .meta({ description: 'CRC per 1 unit, sell side: for USD the central bank sell reference rate (indicator 318); for another currency, derived from it.' }),
     source: z
       .enum(RATE_SOURCES)
       .meta({ description: 'Provider of the row: BCCR (central bank), Hacienda (fallback), or DEMO (simulated data of a demo instance, never real).' }),
     fetchedAt: timestamp,
+    derived: DerivedSchema.optional().meta({ description: 'Present for a currency other than the dollar: the inputs it was derived from.' }),
+    carriedFrom: isoDate
+      .optional()
+      .meta({ description: 'With fill=previous, the date whose rate is given for a day that has none (absent when nothing is carried).' }),
   })
   .meta({ id: 'ExchangeRate' });
 
@@ -177,14 +203,36 @@ export const ChartSchema = z
 export const ConversionSchema = z
   .object({
     amount: z.number(),
-    from: z.enum(CURRENCIES),
-    to: z.enum(CURRENCIES),
+    from: z.enum(['CRC', ...CURRENCY_CODES] as [string, ...string[]]),
+    to: z.enum(['CRC', ...CURRENCY_CODES] as [string, ...string[]]),
+    currency: z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ description: 'The side that is not CRC: the currency whose rate applies.' }),
     rate: z.enum(RATE_SIDES),
-    rateValue: z.number(),
+    rateValue: z.number().meta({ description: 'CRC per 1 unit of `currency` on `date`, on the `rate` side (1 when both sides are the same currency).' }),
     date: isoDate,
     result: z.number().meta({ description: 'Rounded to 2 decimals, half away from zero, computed in decimal arithmetic.' }),
+    derived: DerivedSchema.optional().meta({ description: 'For a currency other than the dollar: the inputs its rate was derived from.' }),
+    carriedFrom: isoDate.optional().meta({ description: 'With fill=previous, the date whose rate was used for a day that has none.' }),
   })
   .meta({ id: 'Conversion' });
+
+export const CurrencySchema = z
+  .object({
+    code: z.string().meta({ example: 'EUR', description: 'ISO 4217 code, as the `currency` parameter takes it.' }),
+    name: z.object({ es: z.string(), en: z.string() }).meta({ example: { es: 'Euro', en: 'Euro' } }),
+    kind: z
+      .enum(['official', 'derived'])
+      .meta({ description: 'official: the central bank’s own colones-per-dollar rate (USD); derived: from its cross rate against the dollar.' }),
+    indicator: z.string().nullable().meta({
+      example: '333',
+      description: 'The SDDE indicator of the cross rate; null for USD, whose rates are indicators 317 (buy) and 318 (sell) themselves.',
+    }),
+    quote: z.enum(QUOTES).nullable().meta({ description: 'The direction the cross rate is published in; null for USD.' }),
+    since: isoDate.nullable().meta({ description: 'The first day with a stored rate; null when none is stored.' }),
+    latestDate: isoDate
+      .nullable()
+      .meta({ description: 'The latest day with a rate, not after today; null when none is stored (other currencies need the central bank’s token).' }),
+  })
+  .meta({ id: 'Currency' });
 
 /** The state of the last run of the official sync; `never` before the first one. */
 export const SYNC_STATES = ['running', 'succeeded', 'failed', 'never'] as const;
@@ -204,7 +252,10 @@ export const SyncStatusSchema = z
 export const HealthSchema = z
   .object({
     status: z.enum(['ok', 'degraded']),
-    reasons: z.array(z.string()).meta({ description: 'Why the status is degraded, one sentence each (never empty when degraded); [] when ok.' }),
+    reasons: z.array(z.string()).meta({
+      description:
+        'Why the status is degraded, one sentence each (never empty when degraded); when ok, only what the instance does not serve (other currencies without BCCR_TOKEN), else [].',
+    }),
     database: z.literal('up'),
     latestDate: isoDate.nullable(),
     lastSyncAt: timestamp.nullable().meta({ description: 'When the last successful run of the official sync ended.' }),

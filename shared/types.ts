@@ -5,6 +5,7 @@ import type {
   ChartPointSchema,
   ChartSchema,
   ConversionSchema,
+  CurrencySchema,
   ExchangeRateSchema,
   HealthSchema,
   PeriodSideSchema,
@@ -35,6 +36,7 @@ export type ChartPoint = z.infer<typeof ChartPointSchema>;
 export type TrendLine = z.infer<typeof TrendLineSchema>;
 export type Chart = z.infer<typeof ChartSchema>;
 export type Conversion = z.infer<typeof ConversionSchema>;
+export type CurrencyInfo = z.infer<typeof CurrencySchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type Trend = SideAnalytics['trend'];
 export type Usage = z.infer<typeof UsageSchema>;

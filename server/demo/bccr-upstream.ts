@@ -13,7 +13,8 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addDays, calendarDay, daysBetween, isIsoDate } from '../../shared/dates';
-import { SYNTHETIC_FIRST_DATE, syntheticRate, syntheticVentanilla, type FakeInstitutionRow } from './synthetic-history';
+import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
+import { SYNTHETIC_FIRST_DATE, syntheticCross, syntheticRate, syntheticVentanilla, type FakeInstitutionRow } from './synthetic-history';
 
 export type { FakeInstitutionRow } from './synthetic-history';
 
@@ -25,6 +26,8 @@ export type Fault = FaultKind | { kind: FaultKind; times?: number; retryAfter?: 
 export type DayRate = { buy: number | null; sell: number | null } | null;
 /** Per-date override: a value replaces the synthetic one, `null` is a day without data, `undefined` keeps it. */
 export type RateOverride = (date: string) => DayRate | undefined;
+/** Per-currency, per-date override of the cross rates: a value replaces the synthetic one, `null` is a gap, `undefined` keeps it. */
+export type CrossOverride = (currency: string, date: string) => number | null | undefined;
 /** Per-date override of the window quotes: rows replace the synthetic ones, `null` is a day without any, `undefined` keeps them. */
 export type VentanillaOverride = (date: string) => FakeInstitutionRow[] | null | undefined;
 
@@ -59,6 +62,9 @@ export interface FakeUpstream {
   setRates(fn: RateOverride | null): void;
   /** The value the fake serves for a day (after overrides), null when it has none. */
   rateFor(date: string): DayRate;
+  setCross(fn: CrossOverride | null): void;
+  /** The cross rate the fake serves for a currency and day (after overrides), null on a gap. */
+  crossFor(currency: string, date: string): number | null;
   setVentanilla(fn: VentanillaOverride | null): void;
   /** The window rows the fake serves for a day (after overrides), [] when it has none. */
   ventanillaFor(date: string): FakeInstitutionRow[];
@@ -156,6 +162,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   const faults = new Map<FakeRoute, { kind: FaultKind; times?: number; retryAfter?: string }>();
   let override: RateOverride | null = null;
   let ventanillaOverride: VentanillaOverride | null = null;
+  let crossOverride: CrossOverride | null = null;
+  const byIndicator = new Map(DERIVED_CURRENCIES.map((c) => [c.indicator, c]));
   // Codes for the series of institutions without a known code: stable for the fake's life.
   const madeUpCodes = new Map<string, number>();
   let csrf = new Set<string>();
@@ -165,6 +173,13 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     if (date < SYNTHETIC_FIRST_DATE || date > today) return null;
     const custom = override?.(date);
     return custom === undefined ? syntheticRate(date) : custom;
+  }
+
+  function crossFor(code: string, date: string): number | null {
+    const currency = DERIVED_CURRENCIES.find((c) => c.code === code);
+    if (!currency || date < SYNTHETIC_FIRST_DATE || date > today) return null;
+    const custom = crossOverride?.(code, date);
+    return custom === undefined ? syntheticCross(currency, date) : custom;
   }
 
   function ventanillaFor(date: string): FakeInstitutionRow[] {
@@ -180,7 +195,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
 
   function sdde(code: string | undefined, q: URLSearchParams, h: IncomingHttpHeaders, rates: (d: string) => DayRate): Reply {
     if (h.authorization !== `Bearer ${token}`) return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
-    if (code !== '317' && code !== '318') return codigoError(`El indicador ${code} no existe.`);
+    const cross = code === undefined ? undefined : byIndicator.get(code);
+    if (code !== '317' && code !== '318' && !cross) return codigoError(`El indicador ${code} no existe.`);
     const [fi, ff] = [q.get('fechaInicio'), q.get('fechaFin')];
     if (fi === null || ff === null) return codigoError('Los parámetros fechaInicio y fechaFin son requeridos.');
     // The real API answers other date formats with an empty result, not an error.
@@ -189,14 +205,19 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     if (!isIsoDate(from) || !isIsoDate(to)) return json(200, SDDE_EMPTY);
     const side = code === '317' ? 'buy' : 'sell';
     const start = from < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : from;
+    const valueOn = (date: string) => (cross ? crossFor(cross.code, date) : rates(date)?.[side]);
     const points = daysOf(start, to < today ? to : today).flatMap((date) => {
-      const value = rates(date)?.[side];
+      const value = valueOn(date);
       if (value === null || value === undefined) return [];
       // As upstream prints them: a plain date, and the value with 8 decimals.
       return [`{"fecha":"${date}","valorDatoPorPeriodo":${value.toFixed(8)}}`];
     });
     if (points.length === 0) return json(200, SDDE_EMPTY);
-    const name = side === 'buy' ? 'Tipo cambio compra' : 'Tipo cambio venta';
+    const name = cross
+      ? `${cross.name.es} (${cross.quote === 'usdPerUnit' ? 'dólares por unidad' : 'unidades por dólar'})`
+      : side === 'buy'
+        ? 'Tipo cambio compra'
+        : 'Tipo cambio venta';
     const body = `{"estado":true,"mensaje":"Consulta exitosa","datos":[{"codigoIndicador":"${code}","nombreIndicador":"${name}","series":[${points.join(',')}]}]}`;
     return { status: 200, body, type: JSON_TYPE };
   }
@@ -426,6 +447,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       override = fn;
     },
     rateFor,
+    setCross(fn) {
+      crossOverride = fn;
+    },
+    crossFor,
     setVentanilla(fn) {
       ventanillaOverride = fn;
     },

@@ -3,7 +3,8 @@
  * 1983-01-01, following the real one's shape (≈41 in 1983, ≈135 in 1992, ≈300 in 2000, ≈500 from 2006,
  * a peak near 690 in 2022, back near 505 by 2025), with sell − buy between 1 and 15.
  */
-import { addDays, daysBetween } from '../../shared/dates';
+import type { DerivedCurrency } from '../../shared/currency-catalog';
+import { addDays, dayNumber, daysBetween } from '../../shared/dates';
 
 export const SYNTHETIC_FIRST_DATE = '1983-01-01';
 
@@ -145,4 +146,18 @@ export function syntheticVentanilla(date: string, options: SyntheticVentanillaOp
   });
   // Filtered after the values are made, so that every other institution's quotes stay the same.
   return options.catalogOnly ? rows.filter((row) => row.name !== SYNTHETIC_UNKNOWN_INSTITUTION) : rows;
+}
+
+/**
+ * A currency's cross rate against the dollar as the central bank publishes it: business days
+ * only (the real series has no weekends), at the geometric middle of the currency's plausible
+ * band with a slow wiggle, printed to 4 decimals as the real ones are. Null on a weekend.
+ */
+export function syntheticCross(currency: DerivedCurrency, date: string): number | null {
+  // 1970-01-01 was a Thursday: counted from it plus 4, Sunday is 0 and Saturday 6.
+  const weekday = (((dayNumber(date) + 4) % 7) + 7) % 7;
+  if (weekday === 0 || weekday === 6) return null;
+  const [min, max] = currency.bounds;
+  const n = daysBetween(SYNTHETIC_FIRST_DATE, date);
+  return Number((Math.sqrt(min * max) * (1 + 0.05 * Math.sin(n / 41) + 0.01 * Math.sin(n / 6.1))).toFixed(4));
 }

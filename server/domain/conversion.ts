@@ -1,5 +1,5 @@
 import type Decimal from 'decimal.js';
-import type { Currency, RateSide } from '../../shared/currencies';
+import type { RateSide } from '../../shared/currencies';
 import { LIMITS } from '../../shared/limits';
 import type { Conversion } from '../../shared/types';
 import { Dec } from './decimal';
@@ -8,12 +8,18 @@ import { money } from './rounding';
 export interface ConversionInput {
   /** The amount exactly as the user typed it, e.g. "0.1" or "1e3". */
   amount: string;
-  from: Currency;
-  to: Currency;
+  /** `CRC` or a currency code; one of the two sides is CRC unless both are the same. */
+  from: string;
+  to: string;
   rate: RateSide;
-  /** CRC per 1 USD on `date`, on the `rate` side. */
+  /** CRC per 1 unit of the side that is not CRC on `date`, on the `rate` side. */
   rateValue: number;
   date: string;
+}
+
+/** The side of a conversion that is not colones (the dollar when both are). */
+export function foreignSide(from: string, to: string): string {
+  return from !== 'CRC' ? from : to !== 'CRC' ? to : 'USD';
 }
 
 /**
@@ -40,15 +46,15 @@ export function isAmountInRange(d: Decimal): boolean {
 }
 
 /**
- * Converts between USD and CRC at `rateValue` (CRC per USD) in exact decimal arithmetic:
- * 0.1 × 506.47 is 50.647 → 50.65, where binary floats would drift. USD→CRC multiplies,
- * CRC→USD divides; the result is rounded to 2 decimals, half away from zero. The caller has
+ * Converts between a currency and CRC at `rateValue` (CRC per unit) in exact decimal arithmetic:
+ * 0.1 × 506.47 is 50.647 → 50.65, where binary floats would drift. To CRC multiplies, from CRC
+ * divides; the result is rounded to 2 decimals, half away from zero. The caller has
  * validated the amount; an invalid one here is a programming error and throws.
  */
 export function convert(input: ConversionInput): Conversion {
   const amount = parseAmount(input.amount);
   if (amount === null || !amount.isFinite()) throw new RangeError(`invalid amount ${JSON.stringify(input.amount)}`);
-  const echo = { amount: amount.toNumber(), from: input.from, to: input.to, rate: input.rate, date: input.date };
+  const echo = { amount: amount.toNumber(), from: input.from, to: input.to, currency: foreignSide(input.from, input.to), rate: input.rate, date: input.date };
 
   // Same currency: nothing to convert, but the answer keeps the shape (docs/api.md: rateValue 1).
   if (input.from === input.to) return { ...echo, rateValue: 1, result: money(amount) };
@@ -57,6 +63,6 @@ export function convert(input: ConversionInput): Conversion {
     throw new RangeError(`rateValue must be a positive number, got ${input.rateValue}`);
   }
   const rate = new Dec(input.rateValue);
-  const exact = input.from === 'USD' ? amount.times(rate) : amount.div(rate);
+  const exact = input.to === 'CRC' ? amount.times(rate) : amount.div(rate);
   return { ...echo, rateValue: input.rateValue, result: money(exact) };
 }

@@ -47,7 +47,7 @@ export function isAfterMonthOf(month: string, today: string): boolean {
 }
 
 /** Average, extremes, first, last and change of one side, as the Period object has them. */
-function periodSide(records: readonly ExchangeRate[], side: 'buy' | 'sell'): PeriodSide {
+export function periodSide(records: readonly ExchangeRate[], side: 'buy' | 'sell'): PeriodSide {
   const values = records.map((r) => r[side]);
   // Decimal arithmetic reads each rate by its shortest representation (506.47 is 506.47), so the
   // sum is exact and the 4-decimal rounding of sum / n is the only one, as in /stats (SQL NUMERIC).

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../../shared/dates';
 import { CURRENCIES } from '../../shared/currencies';
+import { CURRENCY_CODES, DOLLAR } from '../../shared/currency-catalog';
 import { isYearMonth, YEAR_MONTH_PATTERN } from '../domain/month-close';
 import { badRequest } from '../errors';
 
@@ -70,6 +71,37 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
 
 export function currency(description: string) {
   return expecting(z.preprocess(upperCase, z.enum(CURRENCIES)).meta({ description }), `one of ${CURRENCIES.join(', ')}`);
+}
+
+const CURRENCY_EXPECTATION = 'a supported ISO 4217 code such as USD, EUR or JPY (GET /api/v1/currencies lists them)';
+
+/** The currency of a series: the dollar by default, or any code of the catalog (shared/currency-catalog.ts). */
+export function currencyCode(
+  description = 'The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).',
+) {
+  return expecting(
+    z
+      .preprocess(upperCase, z.enum(CURRENCY_CODES as [string, ...string[]]))
+      .default(DOLLAR.code)
+      .meta({ description, example: 'EUR' }),
+    CURRENCY_EXPECTATION,
+  );
+}
+
+/** One side of a conversion: colones, or any currency of the catalog. */
+export function convertibleCurrency(description: string) {
+  return expecting(
+    z.preprocess(upperCase, z.enum(['CRC', ...CURRENCY_CODES] as [string, ...string[]])).meta({ description }),
+    `CRC or ${CURRENCY_EXPECTATION}`,
+  );
+}
+
+/** `fill=previous`: a day without a rate of its own answers with the latest earlier one (`carriedFrom` says which). */
+export function fill() {
+  return oneOf(
+    ['previous'] as const,
+    'previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom.',
+  ).optional();
 }
 
 /** A decimal as text; `range` is the route's own check of it, said again for JSON clients (`numberFormOf`). */

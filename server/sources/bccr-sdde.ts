@@ -12,7 +12,7 @@ export const SDDE_BUY = '317';
 export const SDDE_SELL = '318';
 export type SddeIndicator = typeof SDDE_BUY | typeof SDDE_SELL;
 
-function seriesOf(item: unknown, expected: SddeIndicator | undefined): unknown[] {
+function seriesOf(item: unknown, expected: string | undefined): unknown[] {
   if (!isRecord(item) || !Array.isArray(item.series)) throw parseError(SOURCE, `datos entry without a series array: ${describe(item)}`);
   // Guards against a routing mix-up silently storing sell values as buy ones.
   if (expected !== undefined && item.codigoIndicador !== undefined && String(item.codigoIndicador) !== expected) {
@@ -22,11 +22,11 @@ function seriesOf(item: unknown, expected: SddeIndicator | undefined): unknown[]
 }
 
 /**
- * Reads an `indicadoresEconomicos/{317|318}/series` answer into date → value. An empty `datos`
+ * Reads an `indicadoresEconomicos/{code}/series` answer (317, 318, or a cross rate) into date → value. An empty `datos`
  * is a valid empty range ("No existen datos para las fechas suministradas."); a `null` value is a
  * day without data and is left out.
  */
-export function parseSddeSeries(body: string, expected?: SddeIndicator): Map<string, number> {
+export function parseSddeSeries(body: string, expected?: string): Map<string, number> {
   const json = parseJsonBody(body, SOURCE);
   if (!isRecord(json)) throw parseError(SOURCE, `expected an object, got ${describe(json)}`);
   if ('CodigoError' in json) throw parseError(SOURCE, `error ${describe(json.CodigoError)}: ${describe(json.Mensaje)}`);
@@ -64,18 +64,29 @@ export interface SddeSourceOptions extends RequestPolicy {
   token: string;
 }
 
-export function createSddeSource(opts: SddeSourceOptions): OfficialSource {
-  const token = opts.token.trim();
-  if (token === '') throw new Error('createSddeSource needs a non-empty BCCR token');
-  const maxChunkDays = 366;
+/** The longest span one series request asks for: the API wants chunks of at most a year. */
+export const SDDE_MAX_CHUNK_DAYS = 366;
 
-  async function series(code: SddeIndicator, from: string, to: string, signal: AbortSignal | undefined): Promise<Map<string, number>> {
+/** One indicator's values over `from..to` (at most SDDE_MAX_CHUNK_DAYS), date → value. */
+export type SddeSeriesReader = (code: string, from: string, to: string, signal?: AbortSignal) => Promise<Map<string, number>>;
+
+/** Reads any indicator's series with the token. */
+export function sddeSeriesReader(opts: SddeSourceOptions): SddeSeriesReader {
+  const token = opts.token.trim();
+  if (token === '') throw new Error('the SDDE API needs a non-empty BCCR token');
+  return async (code, from, to, signal) => {
+    assertRange(from, to, SDDE_MAX_CHUNK_DAYS);
     // Slashes stay unencoded: they are legal in a query string and this is what the API documents.
     const query = `fechaInicio=${toSddeDate(from)}&fechaFin=${toSddeDate(to)}&idioma=ES`;
     const url = joinUrl(opts.baseUrl, `/indicadoresEconomicos/${code}/series?${query}`);
     const res = await fetchUpstream(url, { ...opts, source: SOURCE, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, signal });
     return parseSddeSeries(res.text, code);
-  }
+  };
+}
+
+export function createSddeSource(opts: SddeSourceOptions): OfficialSource {
+  const series = sddeSeriesReader(opts);
+  const maxChunkDays = SDDE_MAX_CHUNK_DAYS;
 
   return {
     name: SOURCE,

@@ -1,16 +1,16 @@
 /** Which upstream plays which part, decided once from configuration. */
 import { createSiteSource } from './bccr-site';
-import { createSddeSource } from './bccr-sdde';
+import { createSddeSource, SDDE_MAX_CHUNK_DAYS, sddeSeriesReader } from './bccr-sdde';
 import { createHaciendaSource } from './hacienda';
 import type { RequestPolicy } from './http';
-import type { OfficialSources } from './types';
+import type { CrossSource, OfficialSources } from './types';
 
 export { createSiteSource } from './bccr-site';
 export { createSddeSource } from './bccr-sdde';
 export { chunkRange } from './chunks';
 export { createHaciendaSource } from './hacienda';
 export { checkRate, SANITY_BOUNDS } from './sanity';
-export { UpstreamError, type OfficialSource, type OfficialSources, type SourceName, type SourceRate } from './types';
+export { UpstreamError, type CrossSource, type OfficialSource, type OfficialSources, type SourceName, type SourceRate } from './types';
 export { createVentanillaSource, type VentanillaDay, type VentanillaQuote, type VentanillaSource } from './ventanilla';
 
 export interface OfficialSourcesConfig extends RequestPolicy {
@@ -29,4 +29,12 @@ export function createOfficialSources(config: OfficialSourcesConfig): OfficialSo
   const token = bccrToken?.trim();
   const primary = token ? createSddeSource({ ...policy, baseUrl: bccrApiUrl, token }) : createSiteSource({ ...policy, baseUrl: bccrSiteApiUrl });
   return { primary, fallback: createHaciendaSource({ ...policy, baseUrl: haciendaUrl }) };
+}
+
+/** The other currencies' cross rates: only the token API has them, so none without a token. */
+export function createCrossSource(config: Omit<OfficialSourcesConfig, 'bccrSiteApiUrl' | 'haciendaUrl'>): CrossSource | null {
+  const { bccrToken, bccrApiUrl, ...policy } = config;
+  const token = bccrToken?.trim();
+  if (!token) return null;
+  return { name: 'bccr-sdde', provider: 'BCCR', maxChunkDays: SDDE_MAX_CHUNK_DAYS, read: sddeSeriesReader({ ...policy, baseUrl: bccrApiUrl, token }) };
 }

@@ -42,6 +42,16 @@ export interface OfficialSources {
   fallback: OfficialSource;
 }
 
+/** Where the cross rates against the dollar are read: the SDDE API, one indicator at a time. */
+export interface CrossSource {
+  readonly name: SourceName;
+  /** The `source` stored with each value (`DEMO` for the simulated central bank). */
+  readonly provider: RateSource;
+  readonly maxChunkDays: number;
+  /** One indicator's values over `from..to` (at most `maxChunkDays`), date → value. */
+  read(code: string, from: string, to: string, signal?: AbortSignal): Promise<Map<string, number>>;
+}
+
 /** What went wrong, so that logs and the sync summary can tell the cases apart. */
 export type UpstreamErrorKind = 'http' | 'timeout' | 'network' | 'parse' | 'aborted';
 

@@ -9,6 +9,7 @@ export const LOCKS = {
   /** Any fixed 64-bit number; it only has to be the same in every instance. */
   officialSync: 72_830_001,
   bankingSync: 72_830_002,
+  currenciesSync: 72_830_003,
 } as const;
 
 interface RawConnection {

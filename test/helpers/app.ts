@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createApp, type App, type AppDeps } from '../../server/app';
 import { createLocalChangeFeed, type ChangeFeed } from '../../server/changes';
 import { createApiKeysStore } from '../../server/store/api-keys';
+import { createCrossRatesStore, type CrossInput } from '../../server/store/cross-rates';
 import { createRatesStore, type RateInput, type RatesStore } from '../../server/store/rates';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -24,6 +25,8 @@ export interface TestApp {
   changes: ChangeFeed;
   /** Writes rows through the store and announces the change, as a sync does. */
   seed(rows: readonly RateInput[]): Promise<void>;
+  /** Writes cross rates against the dollar and announces the change, as the currencies' sync does. */
+  seedCross(rows: readonly CrossInput[]): Promise<void>;
   /** A key with limits far above what a test reaches, sent by `get` unless told otherwise. */
   key: string;
   /**
@@ -58,6 +61,10 @@ export async function startTestApp(options: Partial<AppDeps> & { database?: Test
       await rates.upsert(rows);
       await changes.ratesChanged();
     },
+    async seedCross(rows) {
+      await createCrossRatesStore(database.db).upsert(rows);
+      await changes.ratesChanged();
+    },
     async get(path, headers = {}) {
       const merged: Record<string, string> = { 'x-api-key': key, ...headers };
       if (merged['x-api-key'] === '') delete merged['x-api-key'];
@@ -73,6 +80,11 @@ export async function startTestApp(options: Partial<AppDeps> & { database?: Test
       if (!options.database) await database.drop();
     },
   };
+}
+
+/** A cross rate against the dollar as published (the catalog's direction), fetched at the same fixed time. */
+export function crossRate(currency: string, date: string, value: number): CrossInput {
+  return { currency, date, value, source: 'BCCR', fetchedAt: new Date('2025-01-14T18:05:12.000Z') };
 }
 
 /** A row of the official series, with a fixed fetch time so answers are reproducible. */

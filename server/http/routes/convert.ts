@@ -1,41 +1,50 @@
-/** The converter: an amount between USD and CRC at the official buy or sell rate. */
-import { RATE_SIDES, type Currency } from '../../../shared/currencies';
+/**
+ * The converter: an amount between CRC and the dollar at the official buy or sell rate, or any
+ * other currency of the catalog at its derived rate.
+ */
+import { RATE_SIDES } from '../../../shared/currencies';
 import { LIMITS } from '../../../shared/limits';
 import { ConversionSchema } from '../../../shared/schemas';
-import { convert, isAmountInRange, parseAmount } from '../../domain/conversion';
+import { convert, foreignSide, isAmountInRange, parseAmount } from '../../domain/conversion';
 import type { SyncView } from '../../jobs/sync-status';
-import type { RatesStore } from '../../store/rates';
+import type { CurrencySeries } from '../../store/currency-series';
 import { badRequest } from '../../errors';
 import { csvFormat } from '../formats/csv';
-import { currency, date, decimalString, oneOf } from '../params';
+import { convertibleCurrency, date, decimalString, fill, oneOf } from '../params';
+import { carried } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
 
 const AMOUNT_RULE = `a number greater than 0 and at most ${LIMITS.convert.maxAmount.toExponential()}`;
-const other = (c: Currency): Currency => (c === 'USD' ? 'CRC' : 'USD');
+/** The side a conversion takes when only one is given: colones against anything else, the dollar against colones. */
+const other = (c: string): string => (c === 'CRC' ? 'USD' : 'CRC');
 
-export function convertRoutes({ rates, sync }: { rates: RatesStore; sync: SyncView }): Route[] {
+export function convertRoutes({ currencies, sync }: { currencies: CurrencySeries; sync: SyncView }): Route[] {
   return [
     defineRoute({
       path: '/convert',
       tag: 'Converter',
       access: 'key',
-      summary: 'Convert an amount between USD and CRC',
+      summary: 'Convert an amount between CRC and another currency',
       description:
-        'USD→CRC multiplies by the rate, CRC→USD divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.',
+        'One side is CRC, the other USD (the official rate) or any code from /currencies (its derived rate). To CRC multiplies by the rate, from CRC divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.',
       query: {
         amount: decimalString(`The amount to convert: ${AMOUNT_RULE}; exponent notation is allowed.`, AMOUNT_RULE, {
           exclusiveMinimum: 0,
           maximum: LIMITS.convert.maxAmount,
         }),
-        from: currency('Currency of the amount (default USD).').optional(),
-        to: currency('Currency wanted (default: the other one).').optional(),
-        rate: oneOf(RATE_SIDES, 'Which official rate to apply.', 'sell'),
+        from: convertibleCurrency('Currency of the amount: CRC or a code from /currencies (default USD, or CRC when "to" is another currency).').optional(),
+        to: convertibleCurrency('Currency wanted (default: CRC, or USD when "from" is CRC).').optional(),
+        rate: oneOf(RATE_SIDES, 'Which rate to apply.', 'sell'),
         date: date('The day whose rate applies (default: the latest).').optional(),
+        fill: fill(),
       },
-      check: ({ amount }) => {
+      check: ({ amount, from, to }) => {
         const parsed = parseAmount(amount);
         if (!parsed || !isAmountInRange(parsed)) throw badRequest(`Parameter "amount" must be ${AMOUNT_RULE} (got "${amount}")`);
+        if (from && to && from !== to && from !== 'CRC' && to !== 'CRC') {
+          throw badRequest(`Parameters "from" and "to": one of them must be CRC, every rate is against the colón (got ${from} and ${to})`);
+        }
       },
       response: ConversionSchema,
       example: { amount: '100', from: 'USD', to: 'CRC', rate: 'sell' },
@@ -44,9 +53,18 @@ export function convertRoutes({ rates, sync }: { rates: RatesStore; sync: SyncVi
       handle: async (query, { today }) => {
         const from = query.from ?? (query.to ? other(query.to) : 'USD');
         const to = query.to ?? other(from);
-        const record = query.date ? await rates.byDate(query.date) : await rates.latest(today);
-        if (!record) throw await (query.date ? noRateFor(rates, sync, query.date, today) : nothingStored(sync));
-        return convert({ amount: query.amount, from, to, rate: query.rate, rateValue: record[query.rate], date: record.date });
+        const currency = foreignSide(from, to);
+        const rates = currencies.of(currency);
+        const asked = query.date ?? today;
+        let record = query.date ? await rates.byDate(query.date) : await rates.latest(today);
+        // Carried only up to today: a later day's rate has not been published, it is not a gap.
+        if (query.fill && asked <= today && (!record || record.date < asked)) {
+          const earlier = record ?? (await rates.before(asked));
+          record = earlier && carried(earlier, asked);
+        }
+        if (!record) throw await (query.date ? noRateFor(rates, sync, query.date, today, currency) : nothingStored(sync, currency));
+        const conversion = convert({ amount: query.amount, from, to, rate: query.rate, rateValue: record[query.rate], date: record.date });
+        return { ...conversion, ...(record.derived ? { derived: record.derived } : {}), ...(record.carriedFrom ? { carriedFrom: record.carriedFrom } : {}) };
       },
     }),
   ];

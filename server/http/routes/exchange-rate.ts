@@ -1,14 +1,19 @@
-/** The official series: latest, by date, history, range, analytics, period stats and chart. */
+/**
+ * The series of each currency against the colón: latest, by date, history, range, analytics,
+ * period stats and chart. The dollar's is the official one; every other is derived from the
+ * central bank's cross rate (`currency`), with gaps where that has none (`fill=previous`).
+ */
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
 import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
 import { analyze } from '../../domain/analytics';
 import { chartOfColumns } from '../../domain/chart';
 import type { SyncView } from '../../jobs/sync-status';
-import type { RatesStore } from '../../store/rates';
+import type { CurrencySeries } from '../../store/currency-series';
 import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
-import { date, integer, oneOf } from '../params';
+import { currencyCode, date, fill, integer, oneOf } from '../params';
+import { carried } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
 import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
@@ -17,22 +22,24 @@ const TAG = 'Exchange rate';
 const { history, range, analytics, chart } = LIMITS;
 
 /** `sync` tells a 404 on an empty series what the sync is doing about it. */
-export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: SyncView }): Route[] {
+export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencySeries; sync: SyncView }): Route[] {
+  const currency = currencyCode();
   return [
     defineRoute({
       path: '/exchange-rate/latest',
       tag: TAG,
       access: 'key',
       summary: 'The latest official rate',
-      description: 'The record with the greatest date that is not after today (Costa Rica time).',
-      query: {},
+      description:
+        'The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom.',
+      query: { currency, fill: fill() },
       response: ExchangeRateSchema,
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
-      handle: async (_, { today }) => {
-        const latest = await rates.latest(today);
-        if (!latest) throw await nothingStored(sync);
-        return latest;
+      handle: async ({ currency, fill }, { today }) => {
+        const latest = await currencies.of(currency).latest(today);
+        if (!latest) throw await nothingStored(sync, currency);
+        return fill && latest.date < today ? carried(latest, today) : latest;
       },
     }),
 
@@ -42,16 +49,20 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       access: 'key',
       summary: 'The official rate of one day',
       description: 'Every calendar day has a value, weekends and holidays included; 404 when the day has none.',
-      query: { date: date('The day, YYYY-MM-DD.') },
+      query: { date: date('The day, YYYY-MM-DD.'), currency, fill: fill() },
       response: ExchangeRateSchema,
       example: { date: '2025-01-15' },
       notFound:
         'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
       formats: { csv: csvFormat },
-      handle: async ({ date }, { today }) => {
+      handle: async ({ date, currency, fill }, { today }) => {
+        const rates = currencies.of(currency);
         const record = await rates.byDate(date);
-        if (!record) throw await noRateFor(rates, sync, date, today);
-        return record;
+        if (record) return record;
+        // Carried only up to today: a later day's rate has not been published, it is not a gap.
+        const earlier = fill && date <= today ? await rates.before(date) : null;
+        if (earlier) return carried(earlier, date);
+        throw await noRateFor(rates, sync, date, today, currency);
       },
     }),
 
@@ -61,13 +72,14 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       access: 'key',
       summary: 'The last days of the series',
       description: 'Records of the `days` calendar days ending at the latest date (inclusive), ascending by date.',
-      query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays) },
+      query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays), currency },
       response: z.array(ExchangeRateSchema),
       example: { days: '7' },
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
-      handle: async ({ days }, { today }) => {
-        const window = await lastDays(rates, sync, today, days);
+      handle: async ({ days, currency }, { today }) => {
+        const rates = currencies.of(currency);
+        const window = await lastDays(rates, sync, today, days, currency);
         return rates.range(window.from, window.to);
       },
     }),
@@ -78,12 +90,12 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       access: 'key',
       summary: 'The records between two dates',
       description: `Records with from <= date <= to, ascending; at most ${range.maxSpanDays} days apart; [] when none.`,
-      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.') },
+      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.'), currency },
       check: (query) => checkFromTo(query, range.maxSpanDays),
       response: z.array(ExchangeRateSchema),
       example: { from: '2025-01-01', to: '2025-01-31' },
       formats: { csv: csvFormat },
-      handle: ({ from, to }) => rates.range(from, to),
+      handle: ({ from, to, currency }) => currencies.of(currency).range(from, to),
     }),
 
     defineRoute({
@@ -97,6 +109,7 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
         days: integer(analytics.minDays, analytics.maxDays, 'How many calendar days, ending at the latest date.', analytics.defaultDays),
         from: date('First day (with "to" instead of "days").').optional(),
         to: date('Last day (with "from" instead of "days").').optional(),
+        currency,
       },
       check: (query, raw) => {
         checkOneWindowForm(raw);
@@ -105,8 +118,9 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       response: AnalyticsSchema,
       example: { days: '30' },
       notFound: 'The window holds no record, or no rate has been stored yet (the message then says what the sync is doing about it).',
-      handle: async ({ days, from, to }, { today }) => {
-        const window = from && to ? { from, to } : await lastDays(rates, sync, today, days);
+      handle: async ({ days, from, to, currency }, { today }) => {
+        const rates = currencies.of(currency);
+        const window = from && to ? { from, to } : await lastDays(rates, sync, today, days, currency);
         const points = await rates.points(window.from, window.to);
         if (points.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
         return analyze(points);
@@ -123,12 +137,13 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
         period: oneOf(['monthly', 'yearly'] as const, 'Length of each period.', 'monthly'),
         from: date('First day, inclusive.'),
         to: date('Last day, inclusive.'),
+        currency,
       },
       check: (query) => checkFromTo(query),
       response: z.array(PeriodStatsSchema),
       example: { period: 'monthly', from: '2024-01-01', to: '2024-12-31' },
       formats: { csv: csvFormat },
-      handle: ({ period, from, to }) => rates.periodStats(period, from, to),
+      handle: ({ period, from, to, currency }) => currencies.of(currency).periodStats(period, from, to),
     }),
 
     defineRoute({
@@ -141,12 +156,14 @@ export function exchangeRateRoutes({ rates, sync }: { rates: RatesStore; sync: S
       query: {
         days: integer(chart.minDays, chart.maxDays, 'How many calendar days, ending at the latest date.', chart.defaultDays),
         points: integer(chart.minPoints, chart.maxPoints, 'At most this many points in the series.', chart.defaultPoints),
+        currency,
       },
       response: ChartSchema,
       example: { days: '365', points: '90' },
       notFound: 'The window holds no record, or no rate has been stored yet (the message then says what the sync is doing about it).',
-      handle: async ({ days, points }, { today }) => {
-        const window = await lastDays(rates, sync, today, days);
+      handle: async ({ days, points, currency }, { today }) => {
+        const rates = currencies.of(currency);
+        const window = await lastDays(rates, sync, today, days, currency);
         const columns = await rates.columns(window.from, window.to);
         if (columns.dates.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
         return chartOfColumns(columns, points);

@@ -1,21 +1,27 @@
 /** Date windows shared by the routes: "the last N days" and explicit from/to pairs. */
 import { addDays, daysBetween } from '../../../shared/dates';
 import type { SyncView } from '../../jobs/sync-status';
-import type { RatesStore } from '../../store/rates';
+import type { RateSeries } from '../../store/series-reader';
 import { badRequest } from '../../errors';
 import type { RawQuery } from '../route';
 import { nothingStored } from './no-rate';
 
 /** The date of the record `/exchange-rate/latest` returns: every window ends there (a 404 saying why when nothing is stored). */
-export async function latestDate(rates: RatesStore, sync: SyncView, today: string): Promise<string> {
+export async function latestDate(rates: Pick<RateSeries, 'latest'>, sync: SyncView, today: string, currency?: string): Promise<string> {
   const latest = await rates.latest(today);
-  if (!latest) throw await nothingStored(sync);
+  if (!latest) throw await nothingStored(sync, currency);
   return latest.date;
 }
 
 /** The `days` calendar days ending at the latest date, inclusive. */
-export async function lastDays(rates: RatesStore, sync: SyncView, today: string, days: number): Promise<{ from: string; to: string }> {
-  const to = await latestDate(rates, sync, today);
+export async function lastDays(
+  rates: Pick<RateSeries, 'latest'>,
+  sync: SyncView,
+  today: string,
+  days: number,
+  currency?: string,
+): Promise<{ from: string; to: string }> {
+  const to = await latestDate(rates, sync, today, currency);
   return { from: addDays(to, -(days - 1)), to };
 }
 

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('sync_runs', (t) => {
     t.increments('id').primary();
-    t.text('kind').notNullable(); // official | banking
+    t.text('kind').notNullable(); // official | banking | currencies
     t.text('source').notNullable();
     t.date('span_from');
     t.date('span_to');

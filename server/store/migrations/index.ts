@@ -13,6 +13,7 @@ import * as rateMonths from './007_rate_months';
 import * as rateProvenance from './008_rate_provenance';
 import * as plainInstitutionNames from './009_plain_institution_names';
 import * as servedCounts from './010_served_counts';
+import * as crossRates from './011_cross_rates';
 
 interface Migration {
   name: string;
@@ -31,6 +32,7 @@ const migrations: Migration[] = [
   { name: '008_rate_provenance', ...rateProvenance },
   { name: '009_plain_institution_names', ...plainInstitutionNames },
   { name: '010_served_counts', ...servedCounts },
+  { name: '011_cross_rates', ...crossRates },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,128 @@
+/**
+ * A series of daily records held in memory and read by binary search: what every read route asks
+ * of a currency's rates, the dollar's (rates-in-memory.ts) and each derived one's
+ * (currency-series.ts) alike.
+ */
+import { dayNumber } from '../../shared/dates';
+import type { ExchangeRate, PeriodStats } from '../../shared/types';
+import { columnsOf } from '../domain/series';
+import type { RateColumns, RatePoint } from '../domain/types';
+import type { PeriodKind } from './rates';
+
+export const SERIES_TTL_MS = 5 * 60_000;
+
+export interface LoadedSeries {
+  records: ExchangeRate[];
+  /** The same days as calculations take them, with their day numbers worked out once. */
+  points: RatePoint[];
+  dates: string[];
+  /** And as columns, for the long windows of charts. */
+  days: Float64Array;
+  buys: Float64Array;
+  sells: Float64Array;
+  loadedAt: number;
+}
+
+/** What the read routes ask of one currency's series. */
+export interface RateSeries {
+  latest(today: string): Promise<ExchangeRate | null>;
+  byDate(date: string): Promise<ExchangeRate | null>;
+  /** The latest record before `date`: what a day without a rate carries with fill=previous. */
+  before(date: string): Promise<ExchangeRate | null>;
+  range(from: string, to: string): Promise<ExchangeRate[]>;
+  points(from: string, to: string): Promise<RatePoint[]>;
+  columns(from: string, to: string): Promise<RateColumns>;
+  earliestDate(): Promise<string | null>;
+  lastStoredDate(): Promise<string | null>;
+  periodStats(kind: PeriodKind, from: string, to: string): Promise<PeriodStats[]>;
+}
+
+export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedSeries {
+  const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
+  const { dates, days, buys, sells } = columnsOf(points);
+  return { records, points, dates, days, buys, sells, loadedAt };
+}
+
+/** The first index whose date is not before `date` (dates ascending). */
+function lowerBound(dates: readonly string[], date: string): number {
+  let lo = 0;
+  let hi = dates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((dates[mid] as string) < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A series loaded at most once at a time however many requests ask for it, dropped when rates
+ * change (`onChanged`) and reloaded after SERIES_TTL_MS anyway, in case a notice was missed.
+ */
+export function cachedSeries(load: () => Promise<ExchangeRate[]>, onChanged: (listener: () => void) => void, now: () => number = Date.now) {
+  let loaded: LoadedSeries | null = null;
+  let loading: Promise<LoadedSeries> | null = null;
+  let generation = 0;
+  onChanged(() => {
+    generation++;
+    loaded = null;
+    loading = null;
+  });
+  const reload = (): Promise<LoadedSeries> => {
+    const started = generation;
+    const pending = load()
+      .then((records) => {
+        const series = loadedSeries(records, now());
+        // A load that raced with a change still answers its callers, but is not kept for later ones.
+        if (started === generation) loaded = series;
+        return series;
+      })
+      .finally(() => {
+        if (loading === pending) loading = null;
+      });
+    return pending;
+  };
+  return (): Promise<LoadedSeries> => {
+    if (loaded && now() - loaded.loadedAt < SERIES_TTL_MS) return Promise.resolve(loaded);
+    loading ??= reload();
+    return loading;
+  };
+}
+
+/** The reads of a series kept in memory; period statistics are the caller's (SQL for the dollar). */
+export function readSeries(current: () => Promise<LoadedSeries>): Omit<RateSeries, 'periodStats'> {
+  const slice = async <K extends 'records' | 'points'>(kind: K, from: string, to: string): Promise<LoadedSeries[K]> => {
+    const series = await current();
+    return series[kind].slice(lowerBound(series.dates, from), lowerBound(series.dates, `${to}\uffff`)) as LoadedSeries[K];
+  };
+  return {
+    async latest(today) {
+      const { records, dates } = await current();
+      return records[lowerBound(dates, `${today}\uffff`) - 1] ?? null;
+    },
+    async byDate(date) {
+      const { records, dates } = await current();
+      const i = lowerBound(dates, date);
+      return dates[i] === date ? (records[i] ?? null) : null;
+    },
+    async before(date) {
+      const { records, dates } = await current();
+      return records[lowerBound(dates, date) - 1] ?? null;
+    },
+    async earliestDate() {
+      return (await current()).dates[0] ?? null;
+    },
+    async lastStoredDate() {
+      return (await current()).dates.at(-1) ?? null;
+    },
+    range: (from, to) => slice('records', from, to),
+    points: (from, to) => slice('points', from, to),
+    /** A window as columns: views of the series, nothing copied but the dates' references. */
+    async columns(from, to) {
+      const { dates, days, buys, sells } = await current();
+      const start = lowerBound(dates, from);
+      const end = lowerBound(dates, `${to}\uffff`);
+      return { dates: dates.slice(start, end), days: days.subarray(start, end), buys: buys.subarray(start, end), sells: sells.subarray(start, end) };
+    },
+  };
+}
