@@ -5,10 +5,11 @@
  * copy when the API fails for a transient reason.
  *
  * A derived currency's day without a rate (a weekend, a holiday abroad) answers the rate in force,
- * the last one of the CARRY_DAYS before it. The first round of requests starts each span that many
- * days early when the span limit leaves room, so a column of dates stays one request; a second
- * round asks only for the earlier days that a date at the very start of a full-length span still
- * needs.
+ * the last one of the CARRY_DAYS before it, up to today, as `fill=previous` does: a later day's
+ * rate is not published yet, which is no gap to carry over. The first round of requests starts
+ * each span that many days early when the span limit leaves room, so a column of dates stays one
+ * request; a second round asks only for the earlier days that a date at the very start of a
+ * full-length span still needs.
  */
 import { DOLLAR } from '../../shared/currency-catalog';
 import { LIMITS } from '../../shared/limits';
@@ -45,10 +46,12 @@ export function quotesFor(env: Env, dates: readonly string[], currency: string):
   const found = new Map<string, Quote | null>();
   if (dates.length === 0) return found;
   requireKey(env);
-  const carry = carryDaysOf(currency);
+  const carryDays = carryDaysOf(currency);
+  const carry = (date: string): number => (date > env.today ? 0 : carryDays);
+  const daysFor = (date: string): string[] => carryWindow(date, carry(date));
   const monthKey = (month: string) => keys.month(env.baseUrl, month, currency);
 
-  const months = unique(dates.flatMap((d) => carryWindow(d, carry).map(monthOf)));
+  const months = unique(dates.flatMap((d) => daysFor(d).map(monthOf)));
   const read = env.store.readAll(months.map(monthKey));
   const cached = new Map<string, unknown>(months.map((m) => [m, read.get(monthKey(m))]));
   // What the requests of this call said of each day of their spans: read before the cache.
@@ -61,7 +64,7 @@ export function quotesFor(env: Env, dates: readonly string[], currency: string):
   /** Settles what the known days decide; returns the dates still undecided. */
   const settle = (pending: readonly string[], reader: DayReader): string[] =>
     pending.filter((date) => {
-      const inForce = rateInForce(reader, date, carry);
+      const inForce = rateInForce(reader, date, carry(date));
       if (inForce === undefined) return true;
       found.set(date, inForce?.quote ?? null);
       return false;
@@ -81,7 +84,7 @@ export function quotesFor(env: Env, dates: readonly string[], currency: string):
 
   /** The dates still pending, settled from the month buckets of the last known good copy when it decides every one; else the failure. */
   const fromCopy = (pending: readonly string[], error: unknown): string[] => {
-    const unknownMonths = unique(pending.flatMap((date) => carryWindow(date, carry).filter((d) => day(d) === undefined)).map(monthOf));
+    const unknownMonths = unique(pending.flatMap((date) => daysFor(date).filter((d) => day(d) === undefined)).map(monthOf));
     const recalled = recallKept(env, unknownMonths.map(monthKey), error);
     const withCopy: DayReader = (d) => {
       const known = day(d);
@@ -96,8 +99,8 @@ export function quotesFor(env: Env, dates: readonly string[], currency: string):
   let failure: unknown = null;
   for (let round = 0; round < ROUNDS && pending.length > 0; round++) {
     // An unknown date is asked for itself; a date known to have no rate, for the earlier days it may be carried from.
-    const needed = pending.flatMap((date) => (day(date) === undefined ? [date] : carryWindow(date, carry).filter((d) => day(d) === undefined)));
-    const spans = planSpans(needed, LIMITS.range.maxSpanDays, round === 0 ? carry : 0);
+    const needed = pending.flatMap((date) => (day(date) === undefined ? [date] : daysFor(date).filter((d) => day(d) === undefined)));
+    const spans = planSpans(needed, LIMITS.range.maxSpanDays, round === 0 ? carryDays : 0);
     try {
       const replies = env.fetch(spans.map((s) => buildUrl(env.baseUrl, '/exchange-rate/range', inCurrency({ from: s.from, to: s.to }, currency))));
       const records = spans.map((_, i) => readAnswer<RateRecord[]>(replies[i], env.baseUrl, env.t, env.now()));

@@ -110,6 +110,17 @@ describe('EXCHANGERATE in euros', () => {
     expect(f.urls).toHaveLength(2);
   });
 
+  test('carried only up to today: a later day without a rate is not published yet, not a gap', () => {
+    const f = fakeEnv(api, TODAY);
+    // TODAY is Monday 2025-02-10; the 8th is the Saturday before, the 15th the Saturday after.
+    expect(exchangeRate(f.env(), [['2025-02-08'], ['2025-02-15'], ['2025-02-14']], 'sell', 'EUR')).toEqual([
+      [euro('2025-02-07').sell],
+      ['No rate'],
+      [euro('2025-02-14').sell],
+    ]);
+    expect(() => exchangeRate(f.env(), '2025-02-16', 'sell', 'EUR')).toThrow('No EUR rate for 2025-02-16');
+  });
+
   test('the latest rate: /latest in that currency, cached apart from the dollar’s', () => {
     const f = fakeEnv(api, TODAY);
     expect(exchangeRate(f.env(), '', 'sell', 'EUR')).toBe(euro('2025-02-07').sell);
