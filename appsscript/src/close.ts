@@ -21,7 +21,7 @@ import { keys } from './cache';
 import { CACHE_TTL } from './config';
 import { isBlank, monthBounds, readMonthCell, type MonthCell } from './dates';
 import { inCurrency } from './quotes';
-import { SETTLED_DAYS } from './rates';
+import { carryDaysOf, SETTLED_DAYS } from './rates';
 import { answer, distinct, mapCells, toCells } from './shape';
 import type { Cell } from './tables';
 
@@ -46,11 +46,20 @@ export function figuresOf(period: PeriodStats): MonthFigures {
   return { n: period.count, to: period.to, buy: [period.buy.average, period.buy.last], sell: [period.sell.average, period.sell.last] };
 }
 
-/** The month's closing rate (null when its last calendar day has none) or its average, on one side. */
-export function figureOf(month: string, figures: MonthFigures, side: RateSide, measure: Measure): number | null {
+/**
+ * The month's closing rate or its average, on one side. Closing is the rate in force on the
+ * month's last calendar day: the dollar's own rate of that day, as /exchange-rate/close gives it;
+ * a derived currency's last day is often a weekend, so its closing is the last rate of the
+ * CARRY_DAYS before that day too, as EXCHANGERATE gives that day (once it is not after today). A
+ * bookkeeper closes a euro account with the last euro rate of the month. null: none.
+ */
+export function figureOf(month: string, figures: MonthFigures, side: RateSide, measure: Measure, currency: string, today: string): number | null {
   const [average, last] = figures[side];
   if (measure === 'average') return average;
-  return figures.to === monthBounds(month).last ? last : null;
+  const lastDay = monthBounds(month).last;
+  if (figures.to === lastDay) return last;
+  const inForce = lastDay <= today && daysBetween(figures.to, lastDay) <= carryDaysOf(currency);
+  return inForce ? last : null;
 }
 
 /**
@@ -144,7 +153,7 @@ export function exchangeClose(env: Env, month: unknown, type: unknown, measure: 
     if (cell.kind === 'future') throw new ArgumentError(env.t.monthAfterCurrent(monthOf(env.today), cell.month));
     const figures = monthFiguresFor(env, [cell.month], code).get(cell.month);
     if (!figures) throw new Error(env.t.monthNoRate(cell.month, code));
-    const value = figureOf(cell.month, figures, side, how);
+    const value = figureOf(cell.month, figures, side, how, code, env.today);
     if (value === null) throw new Error(env.t.noClosing(cell.month, monthBounds(cell.month).last));
     return value;
   }
@@ -166,7 +175,7 @@ export function exchangeClose(env: Env, month: unknown, type: unknown, measure: 
         if (c.kind === 'future') return env.t.cellFutureMonth;
         const f = figures.get(c.month);
         if (!f) return env.t.cellNoRate;
-        return figureOf(c.month, f, side, how) ?? env.t.cellNoClosing;
+        return figureOf(c.month, f, side, how, code, env.today) ?? env.t.cellNoClosing;
       }),
     ),
   );

@@ -41,7 +41,7 @@ export function EXCHANGECONVERT(amount?: unknown, from?: unknown, to?: unknown, 
  *
  * @param {Date|string} month The month: a date cell (any day of it), "YYYY-MM" text, or a whole range of them (answered with one request, in the same shape). Not after the current month. Examples: A2, A2:A13, "2025-01".
  * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Example: "buy".
- * @param {string} measure Optional. "closing" (default): the rate of the month's last calendar day, #N/A while that day has none (the month is not complete); "average": the average of the month's daily rates. "cierre" and "promedio" work too. Example: "average".
+ * @param {string} measure Optional. "closing" (default): the rate of the month's last calendar day, #N/A while that day has none (the month is not complete); for a currency other than USD, the rate in force that day (a weekend or a holiday abroad takes the last rate before it). "average": the average of the month's daily rates. "cierre" and "promedio" work too. Example: "average".
  * @param {string} currency Optional. The currency's ISO code: "USD" (default), "EUR", "JPY"… (all 42 in Extensions → CRC Rates → Settings). Example: "EUR".
  * @return {number} CRC per 1 unit of the currency, or one figure per cell of the range.
  * @customfunction

@@ -9,16 +9,19 @@ import { exchangeConvert, exchangeRate } from '../../appsscript/src/service';
 import { addDays, daysBetween } from '../../shared/dates';
 import { fakeEnv, ok } from './support/fake-env';
 
-/** The euro's days: weekdays from 2023-06-01 on, but these holidays. */
+/** Monday. */
+const TODAY = '2025-02-10';
+/** The euro's days: weekdays from 2023-06-01 to today, but these holidays. */
 const EUR_FIRST = '2023-06-01';
 const HOLIDAYS = new Set(['2024-01-01', '2024-12-25', '2024-12-26']);
 const isWeekend = (d: string) => [0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay());
-const hasEuro = (d: string) => d >= EUR_FIRST && !isWeekend(d) && !HOLIDAYS.has(d);
+const hasEuro = (d: string) => d >= EUR_FIRST && d <= TODAY && !isWeekend(d) && !HOLIDAYS.has(d);
 const euro = (d: string) => {
   const sell = 600 + daysBetween(EUR_FIRST, d) / 100;
   return { date: d, buy: Math.round((sell - 10) * 100) / 100, sell };
 };
-const dollar = (d: string) => ({ date: d, buy: 500, sell: 510 });
+/** The dollar's days: every one, tomorrow's included (published the afternoon before). */
+const dollar = (d: string) => (d <= addDays(TODAY, 1) ? { date: d, buy: 500, sell: 510 } : null);
 
 /** The fake API: /range, /latest and /stats in USD (every day) or EUR (weekdays), as asked. */
 function api(url: string) {
@@ -34,23 +37,24 @@ function api(url: string) {
     }
     return ok(out);
   }
-  if (u.pathname.endsWith('/exchange-rate/latest')) return ok(currency === 'EUR' ? euro('2025-02-07') : dollar('2025-02-10'));
+  if (u.pathname.endsWith('/exchange-rate/latest')) return ok(currency === 'EUR' ? euro(TODAY) : dollar(TODAY));
   if (u.pathname.endsWith('/exchange-rate/stats')) {
-    return ok([
-      {
-        period: '2025-01',
-        from: '2025-01-01',
-        to: '2025-01-31',
-        count: currency === 'EUR' ? 23 : 31,
-        buy: { average: currency === 'EUR' ? 605.5 : 500, min: 1, max: 2, first: 1, last: 606, change: 0 },
-        sell: { average: currency === 'EUR' ? 615.5 : 510, min: 1, max: 2, first: 1, last: 616, change: 0 },
-      },
-    ]);
+    // One Period per month of the span that has a record: its average and its last record.
+    const periods = [];
+    for (let month = q.from!.slice(0, 7); month <= q.to!.slice(0, 7); month = addDays(`${month}-28`, 4).slice(0, 7)) {
+      const records = daysOfMonth(month).flatMap((d) => record(d) ?? []);
+      if (records.length === 0) continue;
+      const side = (s: 'buy' | 'sell') => {
+        const values = records.map((r) => r[s]);
+        const average = Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 1e4) / 1e4;
+        return { average, min: Math.min(...values), max: Math.max(...values), first: values[0], last: values.at(-1), change: 0 };
+      };
+      periods.push({ period: month, from: records[0]!.date, to: records.at(-1)!.date, count: records.length, buy: side('buy'), sell: side('sell') });
+    }
+    return ok(periods);
   }
   throw new Error(`unexpected request ${url}`);
 }
-
-const TODAY = '2025-02-10';
 
 describe('EXCHANGERATE in euros', () => {
   test('a weekend day gives Friday’s rate; the month comes with one request that names the currency, then from the cache', () => {
@@ -112,20 +116,23 @@ describe('EXCHANGERATE in euros', () => {
 
   test('carried only up to today: a later day without a rate is not published yet, not a gap', () => {
     const f = fakeEnv(api, TODAY);
-    // TODAY is Monday 2025-02-10; the 8th is the Saturday before, the 15th the Saturday after.
-    expect(exchangeRate(f.env(), [['2025-02-08'], ['2025-02-15'], ['2025-02-14']], 'sell', 'EUR')).toEqual([
+    // TODAY is Monday 2025-02-10; the 8th is the Saturday before, the 15th the Saturday after; the
+    // dollar has tomorrow already, the euro not.
+    expect(exchangeRate(f.env(), [['2025-02-08'], ['2025-02-15'], ['2025-02-11'], [TODAY]], 'sell', 'EUR')).toEqual([
       [euro('2025-02-07').sell],
       ['No rate'],
-      [euro('2025-02-14').sell],
+      ['No rate'],
+      [euro(TODAY).sell],
     ]);
+    expect(exchangeRate(f.env(), '2025-02-11', 'sell', 'USD')).toBe(510);
     expect(() => exchangeRate(f.env(), '2025-02-16', 'sell', 'EUR')).toThrow('No EUR rate for 2025-02-16');
   });
 
   test('the latest rate: /latest in that currency, cached apart from the dollar’s', () => {
     const f = fakeEnv(api, TODAY);
-    expect(exchangeRate(f.env(), '', 'sell', 'EUR')).toBe(euro('2025-02-07').sell);
+    expect(exchangeRate(f.env(), '', 'sell', 'EUR')).toBe(euro(TODAY).sell);
     expect(exchangeRate(f.env(), undefined, 'sell', 'USD')).toBe(510);
-    expect(exchangeRate(f.env(), '', 'buy', 'eur')).toBe(euro('2025-02-07').buy);
+    expect(exchangeRate(f.env(), '', 'buy', 'eur')).toBe(euro(TODAY).buy);
     expect(f.urls).toEqual(['/exchange-rate/latest?currency=EUR', '/exchange-rate/latest']);
   });
 
@@ -164,7 +171,7 @@ describe('EXCHANGECONVERT in other currencies', () => {
     expect(exchangeConvert(f.env(), 100, 'EUR', 'CRC', 'sell', '2025-01-18')).toBe(Math.round(friday * 100 * 100) / 100);
     expect(exchangeConvert(f.env(), [[friday], ['']], 'crc', 'eur', '', '2025-01-19')).toEqual([[1], ['']]);
     expect(f.urls).toEqual(['/exchange-rate/range?from=2025-01-01&to=2025-01-31&currency=EUR']);
-    expect(exchangeConvert(f.env(), 10, 'EUR', 'CRC', 'buy', '')).toBe(Math.round(euro('2025-02-07').buy * 10 * 100) / 100);
+    expect(exchangeConvert(f.env(), 10, 'EUR', 'CRC', 'buy', '')).toBe(Math.round(euro(TODAY).buy * 10 * 100) / 100);
     expect(f.urls[1]).toBe('/exchange-rate/latest?currency=EUR');
   });
 
@@ -181,8 +188,10 @@ describe('EXCHANGECONVERT in other currencies', () => {
 describe('EXCHANGECLOSE in euros', () => {
   test('/stats in that currency, cached apart from the dollar’s', () => {
     const f = fakeEnv(api, TODAY);
-    expect(exchangeClose(f.env(), '2025-01', 'sell', 'average', 'EUR')).toBe(615.5);
-    expect(exchangeClose(f.env(), [['2025-01']], 'buy', 'promedio', 'eur')).toEqual([[605.5]]);
+    const januaryEuros = daysOfMonth('2025-01').filter(hasEuro).map(euro);
+    const average = (s: 'buy' | 'sell') => Math.round((januaryEuros.reduce((a, r) => a + r[s], 0) / januaryEuros.length) * 1e4) / 1e4;
+    expect(exchangeClose(f.env(), '2025-01', 'sell', 'average', 'EUR')).toBe(average('sell'));
+    expect(exchangeClose(f.env(), [['2025-01']], 'buy', 'promedio', 'eur')).toEqual([[average('buy')]]);
     expect(exchangeClose(f.env(), '2025-01', 'sell', 'average', '')).toBe(510);
     expect(f.urls).toEqual([
       '/exchange-rate/stats?period=monthly&from=2025-01-01&to=2025-01-31&currency=EUR',
@@ -190,7 +199,26 @@ describe('EXCHANGECLOSE in euros', () => {
     ]);
     expect(() => exchangeClose(f.env(), '2025-01', 'sell', 'average', 'XYZ')).toThrow(/^currency must be a supported currency code/);
   });
+
+  test('a month ending on a weekend or a holiday closes with the rate in force on its last day', () => {
+    const f = fakeEnv(api, TODAY);
+    // 2024-08-31 is a Saturday; 2024-12-31 a Tuesday after the holidays; 2025-02 is still running.
+    const out = exchangeClose(f.env(), [['2024-08'], ['2024-12'], ['2025-02'], ['2023-05']], 'sell', 'closing', 'EUR');
+    expect(out).toEqual([[euro('2024-08-30').sell], [euro('2024-12-31').sell], ['#N/A'], ['No rate']]);
+    expect(f.urls).toEqual(['/exchange-rate/stats?period=monthly&from=2023-05-01&to=2025-02-28&currency=EUR']);
+    expect(exchangeClose(f.env(), '2024-08', 'buy', 'cierre', 'EUR')).toBe(euro('2024-08-30').buy);
+    expect(() => exchangeClose(f.env(), '2025-02', 'sell', 'closing', 'EUR')).toThrow(
+      '#N/A: 2025-02 has no closing rate: the month is not complete (2025-02-28 has no rate)',
+    );
+    expect(() => exchangeClose(f.env(), '2023-05', 'sell', 'closing', 'EUR')).toThrow('No EUR rate in 2023-05');
+  });
 });
+
+function daysOfMonth(month: string): string[] {
+  const out: string[] = [];
+  for (let d = `${month}-01`; d.startsWith(month); d = addDays(d, 1)) out.push(d);
+  return out;
+}
 
 function daysOfYear(year: string): string[] {
   const out: string[] = [];

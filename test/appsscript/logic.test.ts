@@ -977,11 +977,25 @@ describe('month-close figures', () => {
   test('closing is the last calendar day’s rate, else none; average is the month’s', () => {
     const figures = figuresOf(period);
     expect(figures).toEqual({ n: 29, to: '2024-02-29', buy: [505.1, 506.47], sell: [511.2, 512.82] });
-    expect(figureOf('2024-02', figures, 'buy', 'closing')).toBe(506.47);
-    expect(figureOf('2024-02', figures, 'sell', 'average')).toBe(511.2);
+    expect(figureOf('2024-02', figures, 'buy', 'closing', 'USD', '2024-03-01')).toBe(506.47);
+    expect(figureOf('2024-02', figures, 'sell', 'average', 'USD', '2024-03-01')).toBe(511.2);
     const shortOfLastDay = figuresOf({ ...period, to: '2024-02-28', count: 28 });
-    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'closing')).toBeNull();
-    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'average')).toBe(511.2);
+    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'closing', 'USD', '2024-03-01')).toBeNull();
+    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'average', 'USD', '2024-03-01')).toBe(511.2);
+  });
+
+  test('a derived currency closes with the rate in force on the last day: the last of the carry days before it, once that day has come', () => {
+    // 2024-03-31 is a Sunday, and Good Friday the 29th had no euro rate: Thursday's closes March.
+    const march = figuresOf({ ...period, period: '2024-03', from: '2024-03-01', to: '2024-03-28', count: 19 });
+    expect(figureOf('2024-03', march, 'sell', 'closing', 'EUR', '2024-04-02')).toBe(512.82);
+    expect(figureOf('2024-03', march, 'buy', 'closing', 'EUR', '2024-03-31')).toBe(506.47);
+    // The last day not yet come: the month is not complete.
+    expect(figureOf('2024-03', march, 'sell', 'closing', 'EUR', '2024-03-30')).toBeNull();
+    // The dollar carries nothing, and a last rate older than the carry days is none.
+    expect(figureOf('2024-03', march, 'sell', 'closing', 'USD', '2024-04-02')).toBeNull();
+    const early = figuresOf({ ...period, period: '2024-03', to: addDays('2024-03-31', -(CARRY_DAYS + 1)), count: 10 });
+    expect(figureOf('2024-03', early, 'sell', 'closing', 'EUR', '2024-04-02')).toBeNull();
+    expect(figureOf('2024-03', early, 'sell', 'average', 'EUR', '2024-04-02')).toBe(511.2);
   });
 
   test('a complete month that is over is kept 6 h; a running month, a holey one or an empty one a few minutes', () => {
