@@ -13,6 +13,8 @@ const rules = ARGUMENT_RULES;
 
 /** Every code a rate can be asked in, as a refusal lists them: a wrong code is answered with the right ones. */
 const CODES = CURRENCY_CODES.join(', ');
+/** How many currencies there are besides the dollar. */
+const OTHERS = CURRENCY_CODES.length - 1;
 /** "EUR " before "rate" in a message about another currency than the dollar, nothing for the dollar (as before there were others). */
 const codeBefore = (currency: string): string => (currency === DOLLAR.code ? '' : `${currency} `);
 /** " del EUR" after "tipo de cambio", likewise. */
@@ -104,7 +106,7 @@ const en = {
   // Settings (sidebar and its server functions).
   sidebar: {
     title: 'CRC Rates',
-    intro: 'Official USD/CRC exchange rate of the Banco Central de Costa Rica in your sheet.',
+    intro: `Exchange rates of the Banco Central de Costa Rica in your sheet: the official USD/CRC rate, and ${OTHERS} other currencies in colones.`,
     keyLabel: 'API key',
     keyPlaceholder: 'crc_live_…',
     keySaved: (masked: string) => `Key saved: ${masked}`,
@@ -132,7 +134,10 @@ const en = {
     staleBody: (count: number, savedOn: string, reason: string) =>
       `${count === 1 ? '1 answer was' : `${count} answers were`} shown from the last good copy (from ${savedOn}) because the API failed: ${reason}. They update when the sheet recalculates and the API answers again.`,
     usage:
-      'Functions: =EXCHANGERATE(), =EXCHANGECONVERT(100, "USD", "CRC"), =EXCHANGECLOSE("2025-01"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
+      'Functions: =EXCHANGERATE(), =EXCHANGERATE(A2, "sell", "EUR"), =EXCHANGECONVERT(100, "EUR", "CRC"), =EXCHANGECLOSE("2025-01", "sell", "closing", "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
+    currenciesTitle: 'Currencies',
+    currenciesHint:
+      'The codes the currency argument takes, and from or to of EXCHANGECONVERT (the other side being CRC). Rates are colones per unit. All but the US dollar are derived from the central bank’s cross rate against the dollar, published on business days: a weekend or a holiday abroad takes the last rate before it.',
   },
   badKeyFormat: 'That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.',
   badBaseUrl: (got: string) => `The API address must start with https:// (or http://) and name a server (got "${got}")`,
@@ -225,7 +230,7 @@ const es: Messages = {
 
   sidebar: {
     title: 'CRC Rates',
-    intro: 'El tipo de cambio oficial USD/CRC del Banco Central de Costa Rica en su hoja.',
+    intro: `Los tipos de cambio del Banco Central de Costa Rica en su hoja: el oficial USD/CRC y ${OTHERS} monedas más en colones.`,
     keyLabel: 'Clave de API',
     keyPlaceholder: 'crc_live_…',
     keySaved: (masked: string) => `Clave guardada: ${masked}`,
@@ -253,7 +258,10 @@ const es: Messages = {
     staleBody: (count: number, savedOn: string, reason: string) =>
       `${count === 1 ? '1 respuesta se mostró' : `${count} respuestas se mostraron`} desde la última copia buena (del ${savedOn}) porque la API falló: ${reason}. Se actualizan cuando la hoja se recalcula y la API vuelve a responder.`,
     usage:
-      'Funciones: =EXCHANGERATE(), =EXCHANGECONVERT(100; "USD"; "CRC"), =EXCHANGECLOSE("2025-01"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
+      'Funciones: =EXCHANGERATE(), =EXCHANGERATE(A2; "venta"; "EUR"), =EXCHANGECONVERT(100; "EUR"; "CRC"), =EXCHANGECLOSE("2025-01"; "venta"; "cierre"; "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
+    currenciesTitle: 'Monedas',
+    currenciesHint:
+      'Los códigos que acepta el argumento currency, y from o to de EXCHANGECONVERT (con CRC del otro lado). Los tipos de cambio son colones por unidad. Todas salvo el dólar estadounidense se derivan del tipo de cambio cruzado del Banco Central contra el dólar, publicado en días hábiles: un fin de semana o un feriado en el extranjero toma el último tipo de cambio anterior.',
   },
   badKeyFormat: 'Eso no parece una clave de CRC Rates: empieza con crc_live_ y no lleva espacios.',
   badBaseUrl: (got: string) => `La dirección de la API debe empezar con https:// (o http://) y nombrar un servidor (se recibió "${got}")`,

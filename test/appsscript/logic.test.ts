@@ -24,6 +24,7 @@ import { DEFAULT_BASE_URL, LAST_GOOD } from '../../appsscript/src/config';
 import { isBlank, isDate, memoFormat, midnightInZone, monthBounds, offsetMinutes, readDateCell, readMonthCell } from '../../appsscript/src/dates';
 import { coverRects, literal, lostCells, selectedFormulas, slice } from '../../appsscript/src/freeze';
 import { createLastGood, type PropertyStore, readKept, staleView } from '../../appsscript/src/lastgood';
+import { currencyList } from '../../appsscript/src/currency-names';
 import { formatUtc, localeOf, messages } from '../../appsscript/src/messages';
 import { convertAmount, decimalOf, divide, multiply, parseDecimal, roundDecimal } from '../../appsscript/src/money';
 import {
@@ -410,6 +411,20 @@ describe('messages', () => {
       for (const code of CURRENCY_CODES) expect(text).toContain(` ${code}`);
       expect(text).not.toMatch(/\bCRC,/);
     }
+  });
+
+  test('the currency list: the catalog’s codes in its order, the dollar first, named in each language', () => {
+    const english = currencyList('en');
+    const spanish = currencyList('es');
+    expect(english.map((c) => c.code)).toEqual([...CURRENCY_CODES]);
+    expect(spanish.map((c) => c.code)).toEqual([...CURRENCY_CODES]);
+    expect(english.slice(0, 2)).toEqual([
+      { code: 'USD', name: 'US dollar' },
+      { code: 'AED', name: 'UAE dirham' },
+    ]);
+    expect(spanish.find((c) => c.code === 'JPY')?.name).toBe('Yen japonés');
+    expect(spanish.find((c) => c.code === 'USD')?.name).toBe('Dólar estadounidense');
+    for (const c of [...english, ...spanish]) expect(c.name).not.toBe('');
   });
 
   test('both catalogues have the same entries, and cell texts stay short', () => {
