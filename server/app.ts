@@ -121,7 +121,7 @@ export function createApp(deps: AppDeps): App {
       exchangeRate: { currencies, sync },
       currencies: { dollar: series, cross },
       close: { currencies },
-      provenance: { db: deps.db, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
+      provenance: { db: deps.db, currencies, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
       convert: { currencies, sync },
       banking: { banking: createBankingStore(deps.db), rates: series },
       insights: { service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync },

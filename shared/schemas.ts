@@ -90,6 +90,33 @@ export const ProvenanceSchema = z
           '`sha256:` + the lowercase hex SHA-256 of the UTF-8 text `date|currencyFrom|currencyTo|buy|sell|source`, numbers in plain decimal notation with at least 2 decimals (e.g. `2026-03-24|USD|CRC|462.69|468.29|BCCR`).',
         example: 'sha256:2e42939890286c0b83764265b5389ee7dd6c5248abef84d43174375ca6797d3d',
       }),
+    inputs: z
+      .object({
+        dollar: z.object({
+          buy: z.number(),
+          sell: z.number(),
+          source: rateSource,
+          upstream: UpstreamSchema,
+          firstSeenAt: timestamp,
+          lastConfirmedAt: timestamp,
+          observations: z.number().int(),
+        }),
+        cross: z.object({
+          indicator: z.string(),
+          quote: z.enum(QUOTES),
+          published: z.number(),
+          source: rateSource,
+          upstream: z.string().meta({ example: 'BCCR SDDE indicator 333' }),
+          firstSeenAt: timestamp,
+          lastConfirmedAt: timestamp,
+          observations: z.number().int(),
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          'For a currency other than the dollar: both inputs of the derived record, each with where it was read and its own observations (the dollar’s colones-per-dollar rate and the cross rate of the same day).',
+      }),
   })
   .meta({ id: 'Provenance' });
 
@@ -205,11 +232,11 @@ export const ConversionSchema = z
     amount: z.number(),
     from: z.enum(['CRC', ...CURRENCY_CODES] as [string, ...string[]]),
     to: z.enum(['CRC', ...CURRENCY_CODES] as [string, ...string[]]),
-    currency: z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ description: 'The side that is not CRC: the currency whose rate applies.' }),
     rate: z.enum(RATE_SIDES),
     rateValue: z.number().meta({ description: 'CRC per 1 unit of `currency` on `date`, on the `rate` side (1 when both sides are the same currency).' }),
     date: isoDate,
     result: z.number().meta({ description: 'Rounded to 2 decimals, half away from zero, computed in decimal arithmetic.' }),
+    currency: z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ description: 'The side that is not CRC: the currency whose rate applies.' }),
     derived: DerivedSchema.optional().meta({ description: 'For a currency other than the dollar: the inputs its rate was derived from.' }),
     carriedFrom: isoDate.optional().meta({ description: 'With fill=previous, the date whose rate was used for a day that has none.' }),
   })

@@ -178,8 +178,10 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   await client.getProvenance();
   // @ts-expect-error both ends of the span are required
   await client.getRevisions('2025-01-01');
-  // @ts-expect-error only USD and CRC
-  await client.convert({ amount: 100, from: 'EUR' });
+  // @ts-expect-error only CRC and the codes of /currencies
+  await client.convert({ amount: 100, from: 'XYZ' });
+  // @ts-expect-error only the codes of /currencies
+  await client.getLatest({ currency: 'XYZ' });
   // @ts-expect-error the amount is a number or a numeral string
   await client.convert({ amount: true });
   // @ts-expect-error the amount is required

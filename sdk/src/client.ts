@@ -4,6 +4,7 @@ import type {
   BestRate,
   Chart,
   Conversion,
+  CurrencyInfo,
   ErrorCode,
   ExchangeRate,
   Health,
@@ -27,6 +28,9 @@ import { QUERY_NAMES, type RouteParams, type RoutePath } from './params.generate
 import type {
   AnalyticsParams,
   BankingRatesParams,
+  ByDateParams,
+  CloseParams,
+  LatestParams,
   BestRateParams,
   ChartParams,
   ConvertParams,
@@ -164,14 +168,22 @@ export class ExchangeRateClient {
     this.#signal = signalOption(options.signal, 'the "signal" option');
   }
 
-  /** `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica). */
-  async getLatest(options?: RequestOptions): Promise<ExchangeRate> {
-    return this.request('/exchange-rate/latest', {}, options);
+  /**
+   * `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica), of the
+   * dollar or of `currency` (`{ currency: 'EUR' }`; `fill: 'previous'` carries an older one to today).
+   */
+  async getLatest(options: RequestOptions & LatestParams = {}): Promise<ExchangeRate> {
+    const { signal, ...params } = options;
+    return this.request('/exchange-rate/latest', params, { signal });
   }
 
-  /** `/exchange-rate?date=`: the record of that day (`NOT_FOUND` when the day has none). */
-  async getByDate(date: DateInput, options?: RequestOptions): Promise<ExchangeRate> {
-    return this.request('/exchange-rate', { date }, options);
+  /**
+   * `/exchange-rate?date=`: the record of that day (`NOT_FOUND` when the day has none), of the
+   * dollar or of `currency`; `fill: 'previous'` answers a day without a rate with the earlier one.
+   */
+  async getByDate(date: DateInput, options: RequestOptions & ByDateParams = {}): Promise<ExchangeRate> {
+    const { signal, ...params } = options;
+    return this.request('/exchange-rate', { date, ...params }, { signal });
   }
 
   /** `/exchange-rate/history`: the records of the last `days` days, ascending. */
@@ -199,8 +211,14 @@ export class ExchangeRateClient {
    * one) with: days present and missing, the closing record, per-side statistics (`NOT_FOUND` when
    * the month has no record).
    */
-  async getClose(month: string, options?: RequestOptions): Promise<MonthClose> {
-    return this.request('/exchange-rate/close', { month }, options);
+  async getClose(month: string, options: RequestOptions & CloseParams = {}): Promise<MonthClose> {
+    const { signal, ...params } = options;
+    return this.request('/exchange-rate/close', { month, ...params }, { signal });
+  }
+
+  /** `/currencies`: the codes `currency` takes, USD first, with the days each has a rate for. */
+  async getCurrencies(options?: RequestOptions): Promise<CurrencyInfo[]> {
+    return this.request('/currencies', {}, options);
   }
 
   /**
@@ -222,7 +240,7 @@ export class ExchangeRateClient {
     return this.request('/exchange-rate/chart', params, options);
   }
 
-  /** `/convert`: an amount between USD and CRC at the official buy or sell rate. */
+  /** `/convert`: an amount between CRC and USD (the official rate) or any other currency of `/currencies` (its derived rate). */
   async convert(params: ConvertParams, options?: RequestOptions): Promise<Conversion> {
     return this.request('/convert', params, options);
   }

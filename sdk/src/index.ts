@@ -24,6 +24,9 @@ export type {
   BankingRatesParams,
   BestRateParams,
   InsightsParams,
+  LatestParams,
+  ByDateParams,
+  CloseParams,
 } from './params';
 export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorInit } from './errors';
 export { costaRicaDay, type DateInput } from './dates';

@@ -9,9 +9,60 @@ export interface RouteParams {
   /**
    * The latest official rate (`GET /exchange-rate/latest`).
    *
-   * The record with the greatest date that is not after today (Costa Rica time).
+   * The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom.
    */
-  '/exchange-rate/latest': Record<string, never>;
+  '/exchange-rate/latest': {
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
+    /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
+    fill?: 'previous';
+  };
   /**
    * The official rate of one day (`GET /exchange-rate`).
    *
@@ -23,6 +74,56 @@ export interface RouteParams {
      * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
      */
     date: DateInput;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
+    /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
+    fill?: 'previous';
   };
   /**
    * The last days of the series (`GET /exchange-rate/history`).
@@ -35,6 +136,54 @@ export interface RouteParams {
      * An integer from 1 to 365; default 30.
      */
     days?: number;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
   };
   /**
    * The records between two dates (`GET /exchange-rate/range`).
@@ -52,6 +201,54 @@ export interface RouteParams {
      * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
      */
     to: DateInput;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
   };
   /**
    * Statistics of a window, per side (`GET /exchange-rate/analytics`).
@@ -74,6 +271,54 @@ export interface RouteParams {
      * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
      */
     to?: DateInput;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
   };
   /**
    * Monthly or yearly statistics (`GET /exchange-rate/stats`).
@@ -96,6 +341,54 @@ export interface RouteParams {
      * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
      */
     to: DateInput;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
   };
   /**
    * A series ready to plot, with its trend line (`GET /exchange-rate/chart`).
@@ -113,7 +406,61 @@ export interface RouteParams {
      * An integer from 2 to 500; default 90.
      */
     points?: number;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
   };
+  /**
+   * The currencies a rate can be asked in (`GET /currencies`).
+   *
+   * USD first (the official rate), then every currency derived from the central bank’s cross rate against the dollar, by code: its names, its SDDE indicator and the direction it is published in, and the first and latest days with a rate (null without data: other currencies need the central bank’s token).
+   */
+  '/currencies': Record<string, never>;
   /**
    * The figures to close a month with (`GET /exchange-rate/close`).
    *
@@ -122,6 +469,54 @@ export interface RouteParams {
   '/exchange-rate/close': {
     /** The month, YYYY-MM; not after the current month. */
     month: string;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?:
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
   };
   /**
    * Where a day's rate came from (`GET /exchange-rate/provenance`).
@@ -158,9 +553,9 @@ export interface RouteParams {
     to: DateInput;
   };
   /**
-   * Convert an amount between USD and CRC (`GET /convert`).
+   * Convert an amount between CRC and another currency (`GET /convert`).
    *
-   * USD→CRC multiplies by the rate, CRC→USD divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.
+   * One side is CRC, the other USD (the official rate) or any code from /currencies (its derived rate). To CRC multiplies by the rate, from CRC divides; the result is rounded to 2 decimals, half away from zero, in exact decimal arithmetic. The same currency on both sides returns the amount itself.
    */
   '/convert': {
     /**
@@ -168,12 +563,100 @@ export interface RouteParams {
      * A number, or a numeral string sent exactly as written.
      */
     amount: number | string;
-    /** Currency of the amount (default USD). */
-    from?: 'USD' | 'CRC';
-    /** Currency wanted (default: the other one). */
-    to?: 'USD' | 'CRC';
+    /** Currency of the amount: CRC or a code from /currencies (default USD, or CRC when "to" is another currency). */
+    from?:
+      | 'CRC'
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
+    /** Currency wanted (default: CRC, or USD when "from" is CRC). */
+    to?:
+      | 'CRC'
+      | 'USD'
+      | 'AED'
+      | 'ARS'
+      | 'AUD'
+      | 'BDT'
+      | 'BOB'
+      | 'BRL'
+      | 'CAD'
+      | 'CHF'
+      | 'CLP'
+      | 'CNY'
+      | 'COP'
+      | 'DKK'
+      | 'DOP'
+      | 'EGP'
+      | 'EUR'
+      | 'GBP'
+      | 'GTQ'
+      | 'HKD'
+      | 'HNL'
+      | 'IDR'
+      | 'ILS'
+      | 'INR'
+      | 'JOD'
+      | 'JPY'
+      | 'KRW'
+      | 'LKR'
+      | 'MAD'
+      | 'MXN'
+      | 'MYR'
+      | 'NIO'
+      | 'NOK'
+      | 'NZD'
+      | 'PEN'
+      | 'PLN'
+      | 'RUB'
+      | 'SEK'
+      | 'SGD'
+      | 'THB'
+      | 'TWD'
+      | 'UYU'
+      | 'VND'
+      | 'ZAR';
     /**
-     * Which official rate to apply.
+     * Which rate to apply.
      * Default `sell`.
      */
     rate?: 'buy' | 'sell';
@@ -182,6 +665,8 @@ export interface RouteParams {
      * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
      */
     date?: DateInput;
+    /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
+    fill?: 'previous';
   };
   /**
    * Buy and sell rates of every institution at the window (`GET /banking/rates`).
@@ -239,7 +724,7 @@ export interface RouteParams {
   /**
    * Service health (`GET /health`).
    *
-   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
+   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies need one (the status stays ok). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
    */
   '/health': Record<string, never>;
 }
@@ -249,17 +734,18 @@ export type RoutePath = keyof RouteParams;
 
 /** The parameter names of each route, in the server's order: the client sends these and no others. */
 export const QUERY_NAMES = {
-  '/exchange-rate/latest': [],
-  '/exchange-rate': ['date'],
-  '/exchange-rate/history': ['days'],
-  '/exchange-rate/range': ['from', 'to'],
-  '/exchange-rate/analytics': ['days', 'from', 'to'],
-  '/exchange-rate/stats': ['period', 'from', 'to'],
-  '/exchange-rate/chart': ['days', 'points'],
-  '/exchange-rate/close': ['month'],
+  '/exchange-rate/latest': ['currency', 'fill'],
+  '/exchange-rate': ['date', 'currency', 'fill'],
+  '/exchange-rate/history': ['days', 'currency'],
+  '/exchange-rate/range': ['from', 'to', 'currency'],
+  '/exchange-rate/analytics': ['days', 'from', 'to', 'currency'],
+  '/exchange-rate/stats': ['period', 'from', 'to', 'currency'],
+  '/exchange-rate/chart': ['days', 'points', 'currency'],
+  '/currencies': [],
+  '/exchange-rate/close': ['month', 'currency'],
   '/exchange-rate/provenance': ['date', 'locale'],
   '/exchange-rate/revisions': ['from', 'to'],
-  '/convert': ['amount', 'from', 'to', 'rate', 'date'],
+  '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill'],
   '/banking/rates': ['date', 'type'],
   '/banking/best': ['operation', 'date', 'type'],
   '/insights': ['days', 'locale'],

@@ -17,7 +17,7 @@ type AnalyticsQuery = RouteParams['/exchange-rate/analytics'];
  */
 export type AnalyticsParams =
   | (Omit<AnalyticsQuery, 'from' | 'to'> & { from?: never; to?: never })
-  | (Required<Pick<AnalyticsQuery, 'from' | 'to'>> & { days?: never });
+  | (Required<Pick<AnalyticsQuery, 'from' | 'to'>> & Pick<AnalyticsQuery, 'currency'> & { days?: never });
 
 export type StatsParams = RouteParams['/exchange-rate/stats'];
 
@@ -33,3 +33,12 @@ export type BankingRatesParams = RouteParams['/banking/rates'];
 export type BestRateParams = RouteParams['/banking/best'];
 
 export type InsightsParams = RouteParams['/insights'];
+
+/** The currency of the latest record (USD by default), and whether an older one is carried to today. */
+export type LatestParams = RouteParams['/exchange-rate/latest'];
+
+/** The currency of a day's record, and whether a day without a rate carries the previous one. */
+export type ByDateParams = Omit<RouteParams['/exchange-rate'], 'date'>;
+
+/** The currency of a month close. */
+export type CloseParams = Omit<RouteParams['/exchange-rate/close'], 'month'>;

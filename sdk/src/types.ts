@@ -15,6 +15,7 @@ export type {
   TrendLine,
   Chart,
   Conversion,
+  CurrencyInfo,
   Health,
   Trend,
   Usage,

@@ -54,15 +54,17 @@ export function isAmountInRange(d: Decimal): boolean {
 export function convert(input: ConversionInput): Conversion {
   const amount = parseAmount(input.amount);
   if (amount === null || !amount.isFinite()) throw new RangeError(`invalid amount ${JSON.stringify(input.amount)}`);
-  const echo = { amount: amount.toNumber(), from: input.from, to: input.to, currency: foreignSide(input.from, input.to), rate: input.rate, date: input.date };
+  const echo = { amount: amount.toNumber(), from: input.from, to: input.to, rate: input.rate, date: input.date };
+  // Last, after the fields the answer always had: a CSV's columns keep their places.
+  const currency = foreignSide(input.from, input.to);
 
   // Same currency: nothing to convert, but the answer keeps the shape (docs/api.md: rateValue 1).
-  if (input.from === input.to) return { ...echo, rateValue: 1, result: money(amount) };
+  if (input.from === input.to) return { ...echo, rateValue: 1, result: money(amount), currency };
 
   if (!(Number.isFinite(input.rateValue) && input.rateValue > 0)) {
     throw new RangeError(`rateValue must be a positive number, got ${input.rateValue}`);
   }
   const rate = new Dec(input.rateValue);
   const exact = input.to === 'CRC' ? amount.times(rate) : amount.div(rate);
-  return { ...echo, rateValue: input.rateValue, result: money(exact) };
+  return { ...echo, rateValue: input.rateValue, result: money(exact), currency };
 }

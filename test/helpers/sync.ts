@@ -7,7 +7,7 @@ import { addDays } from '../../shared/dates';
 import { createLocalChangeFeed, type ChangeFeed } from '../../server/changes';
 import type { OfficialSources } from '../../server/sources/types';
 import type { SyncDeps } from '../../server/jobs/sync-run';
-import { createOfficialSources } from '../../server/sources';
+import { createCrossSource, createOfficialSources, type CrossSource } from '../../server/sources';
 import type { RequestPolicy } from '../../server/sources/http';
 import { createVentanillaSource, type VentanillaSource } from '../../server/sources/ventanilla';
 import { createApiKeysStore } from '../../server/store/api-keys';
@@ -51,6 +51,24 @@ export function fakeSources(fake: FakeUpstream, primary: PrimaryRoute, policy: R
   return { sources, delays };
 }
 
+/** The cross rates' source `createCrossSource` makes with the fake's token, waits recorded as in `fakeSources`. */
+export function fakeCrossSource(fake: FakeUpstream, policy: RequestPolicy = {}): { source: CrossSource; delays: number[] } {
+  const delays: number[] = [];
+  const source = createCrossSource({
+    bccrToken: fake.token,
+    bccrApiUrl: fake.sddeUrl,
+    timeoutMs: 5000,
+    retries: 2,
+    baseDelayMs: 10,
+    maxDelayMs: 10_000,
+    sleep: async (ms) => void delays.push(ms),
+    random: () => 0.5,
+    ...policy,
+  });
+  if (!source) throw new Error('a token gives a cross source');
+  return { source, delays };
+}
+
 export function syncDeps(db: Database, clock: () => Date, changes: ChangeFeed = createLocalChangeFeed()): SyncDeps {
   return { db, logger: silentLogger, changes, clock };
 }
@@ -87,6 +105,9 @@ export async function clearTables(db: Database): Promise<void> {
   // The provenance log outlives deleted rates on purpose; a test starting over clears it too.
   await db('rate_observations').delete();
   await db('rate_revisions').delete();
+  await db('cross_rates').delete();
+  await db('cross_observations').delete();
+  await db('cross_revisions').delete();
 }
 
 /** A key with limits high enough that polling loops never meet the rate limit or the quota. */

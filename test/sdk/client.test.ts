@@ -22,7 +22,7 @@ import type {
 import { routeList } from '../../sdk/scripts/params/route-list';
 import { createApiKeysStore } from '../../server/store/api-keys';
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../server/store/banking';
-import { rate, startTestApp, type TestApp } from '../helpers/app';
+import { crossRate, rate, startTestApp, type TestApp } from '../helpers/app';
 import { rejection } from './stub';
 
 // 12:00 on 2025-01-16 in Costa Rica (UTC−6).
@@ -74,6 +74,8 @@ beforeAll(async () => {
   for (const day of ['2025-01-15', '2025-01-16']) {
     await banking.saveDay({ date: day, source: 'bccr-site', fetchedAt: NOW, institutions, quotes: quotes(day) });
   }
+  // The euro on the business days of the series: 2025-01-13 is a Monday, 11 and 12 a weekend.
+  await t.seedCross(['2025-01-09', '2025-01-10', '2025-01-13', '2025-01-14'].map((day, i) => crossRate('EUR', day, 1.03 + i / 100)));
   await t.changes.ratesChanged();
   client = new ExchangeRateClient({ apiKey: t.key, baseUrl: t.api, retries: 0 });
 });
@@ -93,6 +95,17 @@ describe('every method returns the data of its endpoint', () => {
     });
     const sell: number = (await client.getLatest()).sell;
     expect(sell).toBe(525);
+  });
+
+  it('takes the currency: getLatest, getByDate (with fill), getClose, getHistory, convert, getCurrencies', async () => {
+    expect(await client.getLatest({ currency: 'EUR' })).toEqual(await raw('/exchange-rate/latest?currency=EUR'));
+    const carried: ExchangeRate = await client.getByDate('2025-01-12', { currency: 'EUR', fill: 'previous' });
+    expect(carried).toMatchObject({ date: '2025-01-12', carriedFrom: '2025-01-10', currencyFrom: 'EUR' });
+    expect(await client.getClose('2025-01', { currency: 'EUR' })).toEqual(await raw('/exchange-rate/close?month=2025-01&currency=EUR'));
+    expect((await client.getHistory({ days: 10, currency: 'EUR' })).map((r) => r.date)).toEqual(['2025-01-09', '2025-01-10', '2025-01-13', '2025-01-14']);
+    const euros: Conversion = await client.convert({ amount: 100, from: 'EUR', to: 'CRC', date: '2025-01-14' });
+    expect(euros).toEqual(await raw('/convert?amount=100&from=EUR&to=CRC&date=2025-01-14'));
+    expect((await client.getCurrencies()).map((c) => c.code).slice(0, 3)).toEqual(['USD', 'AED', 'ARS']);
   });
 
   it('getByDate with a string and with a Date (its Costa Rica day, not its UTC day)', async () => {
@@ -202,9 +215,9 @@ describe('every method returns the data of its endpoint', () => {
 
   it('convert, with a number, a decimal string and a date', async () => {
     const conversion: Conversion = await client.convert({ amount: 100, from: 'USD', to: 'CRC', rate: 'sell' });
-    expect(conversion).toEqual({ amount: 100, from: 'USD', to: 'CRC', rate: 'sell', rateValue: 525, date: '2025-01-16', result: 52500 });
+    expect(conversion).toEqual({ amount: 100, from: 'USD', to: 'CRC', rate: 'sell', rateValue: 525, date: '2025-01-16', result: 52500, currency: 'USD' });
     const exact = await client.convert({ amount: '0.1', rate: 'buy', date: '2025-01-10' });
-    expect(exact).toEqual({ amount: 0.1, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 509, date: '2025-01-10', result: 50.9 });
+    expect(exact).toEqual({ amount: 0.1, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 509, date: '2025-01-10', result: 50.9, currency: 'USD' });
     const back = await client.convert({ amount: 5250, from: 'CRC', date: new Date('2025-01-16T12:00:00Z') });
     expect(back).toMatchObject({ from: 'CRC', to: 'USD', rate: 'sell', result: 10 });
   });

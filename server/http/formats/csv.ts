@@ -24,11 +24,17 @@ const SEPARATORS: Record<CsvLocale, { field: string; decimal: string }> = {
 interface Column {
   readonly name: string;
   readonly path: readonly string[];
+  /**
+   * The field, or an object it is in, may be absent (a derived currency's inputs, a carried date):
+   * such a column is written only when some row has a value, so that the dollar's tables keep the
+   * columns they always had.
+   */
+  readonly optional?: boolean;
 }
 
 interface Layout {
-  readonly header: readonly string[];
-  /** The rows' cell values, in the header's order, before they are written as text. */
+  readonly columns: readonly Column[];
+  /** The rows' cell values, in the columns' order, before they are written as text. */
   rows(data: unknown): unknown[][];
 }
 
@@ -49,13 +55,14 @@ const isArrayOfObjects = (schema: z.ZodType) => {
  * `parent_child`. An array of scalars (a month's missing days) is one column, its values
  * separated by spaces; an array of objects cannot be a column (it can only be the rows).
  */
-function columnsOf(object: z.ZodObject, prefix: readonly string[] = []): Column[] {
+function columnsOf(object: z.ZodObject, prefix: readonly string[] = [], optionalParent = false): Column[] {
   return Object.entries(object.shape).flatMap(([name, schema]) => {
     const path = [...prefix, name];
+    const optional = optionalParent || schema instanceof z.ZodOptional;
     const field = bare(schema as z.ZodType);
-    if (field instanceof z.ZodObject) return columnsOf(field, path);
+    if (field instanceof z.ZodObject) return columnsOf(field, path, optional);
     if (isArrayOfObjects(field)) throw new Error(`CSV: "${path.join('.')}" is a list of objects, which can only be the rows`);
-    return [{ name: path.join('_'), path }];
+    return [{ name: path.join('_'), path, ...(optional ? { optional } : {}) }];
   });
 }
 
@@ -101,7 +108,7 @@ function table(leading: Column[], columns: Column[], rowsOf: (data: unknown) => 
   const repeated = header.find((name, i) => header.indexOf(name) !== i);
   if (repeated) throw new Error(`CSV: two columns would be named "${repeated}"`);
   return {
-    header,
+    columns: [...leading, ...columns],
     rows: (data) => {
       const lead = leading.map((c) => valueAt(data, c.path));
       return rowsOf(data).map((row) => [...lead, ...columns.map((c) => valueAt(row, c.path))]);
@@ -167,13 +174,16 @@ function cellText(value: unknown, decimal: string): string {
 
 /** The CSV text of `data`, an answer of the `response` schema. */
 export function toCsv(data: unknown, response: z.ZodType, locale: CsvLocale): string {
-  const { header, rows } = layout(response);
+  const { columns, rows } = layout(response);
+  const cells = rows(data);
+  const has = (value: unknown) => value !== null && value !== undefined;
+  const kept = columns.flatMap((column, i) => (!column.optional || cells.some((row) => has(row[i])) ? [i] : []));
   const { field, decimal } = SEPARATORS[locale];
   return stringify(
-    rows(data).map((row) => row.map((value) => cellText(value, decimal))),
+    cells.map((row) => kept.map((i) => cellText(row[i], decimal))),
     {
       header: true,
-      columns: [...header],
+      columns: kept.map((i) => (columns[i] as Column).name),
       delimiter: field,
       record_delimiter: '\r\n',
       // RFC 4180 quotes a field with a line break; csv-stringify quotes only its own record delimiter.

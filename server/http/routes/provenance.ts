@@ -3,12 +3,16 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
 import { ProvenanceSchema, RevisionSchema } from '../../../shared/schemas';
 import { type Lang, LANGS } from '../../../shared/languages';
-import type { Provenance } from '../../../shared/types';
+import { DOLLAR, derivedCurrency, type DerivedCurrency } from '../../../shared/currency-catalog';
+import type { Provenance, Revision } from '../../../shared/types';
+import { derivedDayRevisions, derivedSpanRevisions } from '../../domain/derived-provenance';
 import { recordDigest, summarizeObservations } from '../../domain/provenance';
+import { createCrossRatesStore } from '../../store/cross-rates';
+import type { CurrencySeries } from '../../store/currency-series';
 import type { Database } from '../../store/database';
 import { createProvenanceStore } from '../../store/provenance';
 import { notFound } from '../../errors';
-import { date, oneOf } from '../params';
+import { currencyCode, date, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
 import { checkFromTo } from './windows';
 
@@ -16,6 +20,8 @@ const TAG = 'Exchange rate';
 
 export interface ProvenanceDeps {
   db: Database;
+  /** Each currency's records as the read routes give them (a derived day's record is derived there). */
+  currencies: CurrencySeries;
   /** Tells the routes that the observation log changed (a sync read values, maybe the same ones again). */
   onObservationsChanged: (listener: () => void) => void;
   /** The printable page of `format=html`, in the site's look (site/provenance.ts). */
@@ -28,8 +34,80 @@ export interface ProvenancePage {
   render(provenance: Provenance, lang: Lang): string;
 }
 
-export function provenanceRoutes({ db, onObservationsChanged, page }: ProvenanceDeps): Route[] {
+const earliest = (a: string, b: string) => (b < a ? b : a);
+const latest = (a: string, b: string) => (b > a ? b : a);
+
+export function provenanceRoutes({ db, currencies, onObservationsChanged, page }: ProvenanceDeps): Route[] {
   const store = createProvenanceStore(db);
+  const cross = createCrossRatesStore(db);
+
+  /** A derived day: its record, both inputs with their own logs, and the revisions of either. */
+  async function derivedProvenance(currency: DerivedCurrency, date: string): Promise<Provenance> {
+    const record = await currencies.of(currency.code).byDate(date);
+    const dollarDay = record && (await store.ofDay(date));
+    if (!record?.derived || !dollarDay) throw notFound(`No ${currency.code} rate for ${date}`);
+    const { published } = record.derived;
+    const crossLog = await cross.history(currency.code, date);
+    const dollar = summarizeObservations(dollarDay.record, dollarDay.observations);
+    // The cross rate as it stands: first read when its value was, confirmed whenever read again.
+    const current = crossLog.observations.filter((o) => o.value === published);
+    const crossFirst = current.filter((o) => o.source === record.source).reduce((first, o) => earliest(first, o.firstSeenAt), record.fetchedAt);
+    const crossLast = current.reduce((last, o) => latest(last, o.lastConfirmedAt), crossFirst);
+    const upstream = `BCCR SDDE indicator ${currency.indicator}`;
+    const op = currency.quote === 'usdPerUnit' ? '×' : '÷';
+    // The derived values were there once both inputs were; confirmed as long as both were.
+    const firstSeenAt = latest(dollar.firstSeenAt, crossFirst);
+    return {
+      record,
+      upstream: { buy: `${dollar.upstream.buy} ${op} ${upstream}`, sell: `${dollar.upstream.sell} ${op} ${upstream}` },
+      firstSeenAt,
+      lastConfirmedAt: latest(firstSeenAt, earliest(dollar.lastConfirmedAt, crossLast)),
+      observations: dollar.observations + crossLog.observations.reduce((n, o) => n + o.count, 0),
+      revisions: derivedDayRevisions(currency, { dollar: dollarDay.record, published, source: record.source }, crossLog.revisions, dollarDay.revisions),
+      digest: recordDigest(record),
+      inputs: {
+        dollar: {
+          buy: dollarDay.record.buy,
+          sell: dollarDay.record.sell,
+          source: dollarDay.record.source,
+          upstream: dollar.upstream,
+          firstSeenAt: dollar.firstSeenAt,
+          lastConfirmedAt: dollar.lastConfirmedAt,
+          observations: dollar.observations,
+        },
+        cross: {
+          indicator: currency.indicator,
+          quote: currency.quote,
+          published,
+          source: record.source,
+          upstream,
+          firstSeenAt: crossFirst,
+          lastConfirmedAt: crossLast,
+          observations: crossLog.observations.reduce((n, o) => n + o.count, 0),
+        },
+      },
+    };
+  }
+
+  /** A currency's revisions in a span: those of its cross rates and those of the dollar, derived. */
+  async function derivedRevisions(currency: DerivedCurrency, from: string, to: string): Promise<Revision[]> {
+    const [crossRevisions, dollarRevisions, dollarRecords, crossValues] = await Promise.all([
+      cross.revisions(currency.code, from, to),
+      store.revisions(from, to),
+      currencies.of(DOLLAR.code).range(from, to),
+      cross.range(currency.code, from, to),
+    ]);
+    const dollarOn = new Map(dollarRecords.map((r) => [r.date, r]));
+    const crossOn = new Map(crossValues.map((r) => [r.date, r]));
+    return derivedSpanRevisions(
+      currency,
+      crossRevisions,
+      dollarRevisions,
+      (d) => dollarOn.get(d),
+      (d) => crossOn.get(d),
+    );
+  }
+
   return [
     defineRoute({
       path: '/exchange-rate/provenance',
@@ -37,10 +115,11 @@ export function provenanceRoutes({ db, onObservationsChanged, page }: Provenance
       access: 'key',
       summary: "Where a day's rate came from",
       description:
-        'The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. format=html gives the same facts as a printable page.',
+        'The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. For a currency other than the dollar, `inputs` gives both inputs (the dollar’s rate and the cross rate) with their own readings, and a revision of either is a revision of the derived day. format=html gives the same facts as a printable page.',
       query: {
         date: date('The day, YYYY-MM-DD.'),
         locale: oneOf(LANGS, 'Language of the page with format=html.', 'es'),
+        currency: currencyCode(),
       },
       response: ProvenanceSchema,
       example: { date: '2025-01-15' },
@@ -55,7 +134,9 @@ export function provenanceRoutes({ db, onObservationsChanged, page }: Provenance
       },
       // A sync that reads the same values again moves lastConfirmedAt without changing any rate.
       staleWhen: (drop) => onObservationsChanged(drop),
-      handle: async ({ date }): Promise<Provenance> => {
+      handle: async ({ date, currency }): Promise<Provenance> => {
+        const derived = derivedCurrency(currency);
+        if (derived) return derivedProvenance(derived, date);
         const day = await store.ofDay(date);
         if (!day) throw notFound(`No exchange rate for ${date}`);
         return {
@@ -73,12 +154,15 @@ export function provenanceRoutes({ db, onObservationsChanged, page }: Provenance
       access: 'key',
       summary: 'The revisions of the days of a span',
       description: `Every revision of a day between from and to (at most ${LIMITS.range.maxSpanDays} days apart), ascending by day, then by time: the values before, the values after and when; [] when none.`,
-      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.') },
+      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.'), currency: currencyCode() },
       check: (query) => checkFromTo(query, LIMITS.range.maxSpanDays),
       response: z.array(RevisionSchema),
       example: { from: '2025-01-01', to: '2025-01-31' },
       // Revisions change only with the rates, and every change of rates drops every kept answer.
-      handle: ({ from, to }) => store.revisions(from, to),
+      handle: ({ from, to, currency }) => {
+        const derived = derivedCurrency(currency);
+        return derived ? derivedRevisions(derived, from, to) : store.revisions(from, to);
+      },
     }),
   ];
 }

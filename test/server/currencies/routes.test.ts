@@ -196,8 +196,8 @@ describe('currencies other than the dollar', () => {
     const { status, text } = await t.get('/exchange-rate?date=2025-01-15&currency=EUR&format=csv');
     expect(status).toBe(200);
     const [header, row] = text.trim().split('\r\n');
-    expect(header).toBe('date,currencyFrom,currencyTo,buy,sell,source,fetchedAt,derived_indicator,derived_quote,derived_published,derived_usdDate,carriedFrom');
-    expect(row).toBe(`2025-01-15,EUR,CRC,521.71,528.26,BCCR,${FETCHED},333,usdPerUnit,1.0301,2025-01-15,`);
+    expect(header).toBe('date,currencyFrom,currencyTo,buy,sell,source,fetchedAt,derived_indicator,derived_quote,derived_published,derived_usdDate');
+    expect(row).toBe(`2025-01-15,EUR,CRC,521.71,528.26,BCCR,${FETCHED},333,usdPerUnit,1.0301,2025-01-15`);
   });
 
   it('shows a corrected cross rate at once, the dollar’s correction too', async () => {

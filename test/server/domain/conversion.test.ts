@@ -24,6 +24,7 @@ describe('convert: the examples of docs/api.md', () => {
       rateValue: 512.82,
       date: '2025-01-15',
       result: 51282,
+      currency: 'USD',
     });
   });
 });
@@ -71,6 +72,7 @@ describe('convert: amounts', () => {
       rateValue: 1,
       date: '2025-01-15',
       result: 12.35,
+      currency: 'USD',
     });
     expect(convert({ amount: '0.004', from: 'CRC', to: 'CRC', rate: 'buy', rateValue: 506.47, date: '2025-01-02' })).toMatchObject({
       result: 0,
@@ -155,5 +157,19 @@ describe('isAmountInRange', () => {
     expect(inRange('1e13')).toBe(false);
     expect(inRange('1e99999999999999999999')).toBe(false);
     expect(inRange('1e-99999999999999999999')).toBe(false);
+  });
+});
+
+describe('convert: any currency against CRC', () => {
+  it('multiplies to CRC and divides from CRC at the colones-per-unit rate, naming the currency', () => {
+    expect(convert({ amount: '100', from: 'EUR', to: 'CRC', rate: 'sell', rateValue: 528.26, date: '2025-01-15' })).toMatchObject({
+      result: 52826,
+      currency: 'EUR',
+    });
+    // 1000 / 3.27848 = 305.0194…
+    expect(convert({ amount: '1000', from: 'CRC', to: 'JPY', rate: 'sell', rateValue: 3.27848, date: '2025-01-15' })).toMatchObject({
+      result: 305.02,
+      currency: 'JPY',
+    });
   });
 });

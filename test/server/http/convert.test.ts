@@ -33,7 +33,7 @@ describe('GET /convert', () => {
       expect(status).toBe(200);
       expect(body).toEqual({
         success: true,
-        data: { amount: 100, from: 'USD', to: 'CRC', rate: 'sell', rateValue: 506.47, date: '2025-01-15', result: 50647 },
+        data: { amount: 100, from: 'USD', to: 'CRC', rate: 'sell', rateValue: 506.47, date: '2025-01-15', result: 50647, currency: 'USD' },
       });
       expect(headers.get('cache-control')).toContain('private');
     });
@@ -45,13 +45,13 @@ describe('GET /convert', () => {
 
     it('rounds half away from zero: 0.5 USD × 493.35 (buy) = 246.675 → 246.68', async () => {
       const { body } = await t.get('/convert?amount=0.5&rate=buy');
-      expect(body.data).toEqual({ amount: 0.5, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 493.35, date: '2025-01-15', result: 246.68 });
+      expect(body.data).toEqual({ amount: 0.5, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 493.35, date: '2025-01-15', result: 246.68, currency: 'USD' });
     });
 
     it('divides CRC → USD, defaulting `to` to the other currency', async () => {
       const { body } = await t.get('/convert?amount=1000&from=CRC');
       // 1000 / 506.47 = 1.974450… → 1.97
-      expect(body.data).toEqual({ amount: 1000, from: 'CRC', to: 'USD', rate: 'sell', rateValue: 506.47, date: '2025-01-15', result: 1.97 });
+      expect(body.data).toEqual({ amount: 1000, from: 'CRC', to: 'USD', rate: 'sell', rateValue: 506.47, date: '2025-01-15', result: 1.97, currency: 'USD' });
     });
 
     it('defaults `from` to the other currency when only `to` is given, and divides exactly', async () => {
@@ -66,7 +66,7 @@ describe('GET /convert', () => {
     it('takes the rate of the day given', async () => {
       const { body } = await t.get('/convert?amount=2&rate=buy&date=2025-01-14');
       // 2 × 505.1 = 1010.2
-      expect(body.data).toEqual({ amount: 2, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 505.1, date: '2025-01-14', result: 1010.2 });
+      expect(body.data).toEqual({ amount: 2, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 505.1, date: '2025-01-14', result: 1010.2, currency: 'USD' });
     });
 
     it('answers 404 for a day with no rate', async () => {
@@ -77,9 +77,9 @@ describe('GET /convert', () => {
 
     it('returns the amount itself for the same currency, rateValue 1, rate and date echoed', async () => {
       const usd = await t.get('/convert?amount=12.345&from=USD&to=USD');
-      expect(usd.body.data).toEqual({ amount: 12.345, from: 'USD', to: 'USD', rate: 'sell', rateValue: 1, date: '2025-01-15', result: 12.35 });
+      expect(usd.body.data).toEqual({ amount: 12.345, from: 'USD', to: 'USD', rate: 'sell', rateValue: 1, date: '2025-01-15', result: 12.35, currency: 'USD' });
       const crc = await t.get('/convert?amount=1000&from=crc&to=Crc&rate=BUY&date=2025-01-14');
-      expect(crc.body.data).toEqual({ amount: 1000, from: 'CRC', to: 'CRC', rate: 'buy', rateValue: 1, date: '2025-01-14', result: 1000 });
+      expect(crc.body.data).toEqual({ amount: 1000, from: 'CRC', to: 'CRC', rate: 'buy', rateValue: 1, date: '2025-01-14', result: 1000, currency: 'USD' });
       const missing = await t.get('/convert?amount=1&from=USD&to=USD&date=2025-01-13');
       expect(missing.status).toBe(404);
     });
@@ -88,7 +88,7 @@ describe('GET /convert', () => {
       const { status, body } = await t.get('/convert?amount=100&from=usd&to=cRc&rate=BUY');
       expect(status).toBe(200);
       // 100 × 493.35 = 49335
-      expect(body.data).toEqual({ amount: 100, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 493.35, date: '2025-01-15', result: 49335 });
+      expect(body.data).toEqual({ amount: 100, from: 'USD', to: 'CRC', rate: 'buy', rateValue: 493.35, date: '2025-01-15', result: 49335, currency: 'USD' });
     });
 
     it.each([
@@ -133,9 +133,10 @@ describe('GET /convert', () => {
       ['', '"amount"'],
       ['from=USD', '"amount"'],
       ['amount=1&amount=2', '"amount"'],
-      ['amount=1&from=EUR', '"from"'],
+      ['amount=1&from=XYZ', '"from"'],
       ['amount=1&from=', '"from"'],
-      ['amount=1&to=eur', '"to"'],
+      ['amount=1&to=xyz', '"to"'],
+      ['amount=1&from=EUR&to=USD', '"from" and "to"'],
       ['amount=1&from=USD&from=CRC', '"from"'],
       ['amount=1&rate=mid', '"rate"'],
       ['amount=1&rate=', '"rate"'],
@@ -148,8 +149,8 @@ describe('GET /convert', () => {
     });
 
     it('says which values are allowed', async () => {
-      expect((await t.get('/convert?amount=1&from=EUR')).body.message).toMatch(/USD.*CRC/);
-      expect((await t.get('/convert?amount=1&to=JPY')).body.message).toMatch(/USD.*CRC/);
+      expect((await t.get('/convert?amount=1&from=XYZ')).body.message).toMatch(/CRC or a supported ISO 4217 code .*\/api\/v1\/currencies lists them/);
+      expect((await t.get('/convert?amount=1&to=ZZZ')).body.message).toMatch(/CRC or a supported ISO 4217 code/);
       expect((await t.get('/convert?amount=1&rate=mid')).body.message).toMatch(/buy.*sell/);
       expect((await t.get('/convert?amount=1&date=2024-02-30')).body.message).toContain('YYYY-MM-DD');
       expect((await t.get('/convert?amount=0')).body.message).toMatch(/greater than 0/);

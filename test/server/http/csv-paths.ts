@@ -13,4 +13,5 @@ export const CSV_PATHS = [
   '/convert',
   '/banking/rates',
   '/banking/best',
+  '/currencies',
 ];

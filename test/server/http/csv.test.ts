@@ -100,7 +100,7 @@ interface Case {
   rows(data: unknown): Row[];
 }
 
-const CONVERSION_COLUMNS = ['amount', 'from', 'to', 'rate', 'rateValue', 'date', 'result'];
+const CONVERSION_COLUMNS = ['amount', 'from', 'to', 'rate', 'rateValue', 'date', 'result', 'currency'];
 
 const CASES: Case[] = [
   {
@@ -540,8 +540,8 @@ describe('the key in the query string', () => {
       ],
       [
         '/convert?amount=100.5&rate=buy&date=2025-02-08',
-        'amount,from,to,rate,rateValue,date,result\r\n100.5,USD,CRC,buy,503.1,2025-02-08,50561.55\r\n',
-        'amount;from;to;rate;rateValue;date;result\r\n100,5;USD;CRC;buy;503,1;2025-02-08;50561,55\r\n',
+        'amount,from,to,rate,rateValue,date,result,currency\r\n100.5,USD,CRC,buy,503.1,2025-02-08,50561.55,USD\r\n',
+        'amount;from;to;rate;rateValue;date;result;currency\r\n100,5;USD;CRC;buy;503,1;2025-02-08;50561,55;USD\r\n',
       ],
     ];
     for (const [path, en, es] of expected) {
