@@ -24,7 +24,7 @@ const MEASURES: Record<string, Measure> = { closing: 'closing', close: 'closing'
 export type Measure = 'closing' | 'average';
 
 /** The colón: the currency every rate is quoted in, and one side of every conversion. */
-export const COLON = 'CRC';
+const COLON = 'CRC';
 /** The symbols the add-on took before it spoke other currencies: `$` is the US dollar, as in Costa Rica. */
 const SYMBOLS: Record<string, string> = { $: DOLLAR.code, '₡': COLON };
 const QUOTED = new Set(CURRENCY_CODES);
