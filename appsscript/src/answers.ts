@@ -58,10 +58,19 @@ export function remember(env: Env, entries: readonly Entry[]): void {
  * caller may still find the copy falls short, and then the failure stands.
  */
 export function recall(env: Env, keys: readonly string[], error: unknown): Map<string, unknown> {
-  if (!isTransient(error)) throw error;
-  const recalled = env.lastGood.recall(keys);
+  const recalled = recallKept(env, keys, error);
   if (recalled.size < new Set(keys).size) throw error;
-  return new Map([...recalled].map(([key, r]) => [key, r.value]));
+  return recalled;
+}
+
+/**
+ * After `error`: whichever of `keys` the copy has, when the failure is transient (else `error` is
+ * thrown). For a caller that may need only some of them: a carried rate may be found before the
+ * month it would otherwise be looked for in.
+ */
+export function recallKept(env: Env, keys: readonly string[], error: unknown): Map<string, unknown> {
+  if (!isTransient(error)) throw error;
+  return new Map([...env.lastGood.recall(keys)].map(([key, r]) => [key, r.value]));
 }
 
 /**

@@ -4,7 +4,8 @@
  * value or throws an `ArgumentError` whose message is already in the sheet's language.
  */
 import { DECIMAL_NUMBER, isAmountWithinLimits } from '../../shared/arguments';
-import type { Currency, RateSide } from '../../shared/currencies';
+import type { RateSide } from '../../shared/currencies';
+import { CURRENCY_CODES, DOLLAR } from '../../shared/currency-catalog';
 import { isBlank } from './dates';
 import type { Messages } from './messages';
 
@@ -21,7 +22,20 @@ const MEASURES: Record<string, Measure> = { closing: 'closing', close: 'closing'
 
 /** What EXCHANGECLOSE gives of a month: the rate of its last calendar day, or the month's average. */
 export type Measure = 'closing' | 'average';
-const CURRENCY_NAMES: Record<string, Currency> = { USD: 'USD', CRC: 'CRC', $: 'USD', '₡': 'CRC' };
+
+/** The colón: the currency every rate is quoted in, and one side of every conversion. */
+const COLON = 'CRC';
+/** The symbols the add-on took before it spoke other currencies: `$` is the US dollar, as in Costa Rica. */
+const SYMBOLS: Record<string, string> = { $: DOLLAR.code, '₡': COLON };
+const QUOTED = new Set(CURRENCY_CODES);
+
+/** A code as typed, upper case, with the symbols read as their codes. */
+function codeOf(value: unknown): string {
+  const text = String(value ?? '')
+    .trim()
+    .toUpperCase();
+  return SYMBOLS[text] ?? text;
+}
 
 /** A range where one value is expected: a 1×1 range is that value, anything larger is refused. */
 export function single(value: unknown, name: string, t: Messages): unknown {
@@ -57,16 +71,44 @@ export function readOperation(value: unknown, t: Messages): RateSide {
   return side;
 }
 
-export function readCurrency(value: unknown, name: 'from' | 'to', t: Messages): Currency {
+/**
+ * `currency` of EXCHANGERATE and EXCHANGECLOSE: a code the API quotes in colones (the shared
+ * catalog's), any case; blank → USD, the official series. CRC is refused with the others: a
+ * colón costs one colón.
+ */
+export function readRateCurrency(value: unknown, t: Messages): string {
+  const v = single(value, 'currency', t);
+  if (isBlank(v)) return DOLLAR.code;
+  const code = codeOf(v);
+  if (!QUOTED.has(code)) throw new ArgumentError(t.badRateCurrency(String(v)));
+  return code;
+}
+
+/** `from` or `to` of EXCHANGECONVERT: CRC or a code the API quotes in colones, any case; required. */
+export function readCurrency(value: unknown, name: 'from' | 'to', t: Messages): string {
   const v = single(value, name, t);
-  const currency =
-    CURRENCY_NAMES[
-      String(v ?? '')
-        .trim()
-        .toUpperCase()
-    ];
-  if (!currency) throw new ArgumentError(t.badCurrency(name, isBlank(v) ? '' : String(v)));
-  return currency;
+  const code = codeOf(v);
+  if (code !== COLON && !QUOTED.has(code)) throw new ArgumentError(t.badCurrency(name, isBlank(v) ? '' : String(v)));
+  return code;
+}
+
+/** A conversion's two sides, and the currency whose rate it takes (null: the same currency on both sides, no rate). */
+export interface Pair {
+  from: string;
+  to: string;
+  quoted: string | null;
+}
+
+/**
+ * `from` and `to` of EXCHANGECONVERT. Every rate is colones per unit, so one side must be CRC, as
+ * `/convert` requires; the same currency on both sides keeps the amount.
+ */
+export function readPair(from: unknown, to: unknown, t: Messages): Pair {
+  const a = readCurrency(from, 'from', t);
+  const b = readCurrency(to, 'to', t);
+  if (a === b) return { from: a, to: b, quoted: null };
+  if (a !== COLON && b !== COLON) throw new ArgumentError(t.colonSideNeeded(a, b));
+  return { from: a, to: b, quoted: a === COLON ? b : a };
 }
 
 /** A whole number of days in [min, max]; blank → `fallback`. */

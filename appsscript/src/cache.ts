@@ -4,6 +4,7 @@
  * servers must not share answers) and what was asked. Each value carries its own expiry, so one
  * `putAll` (whose lifetime is the longest of the batch) can hold final and moving data together.
  */
+import { DOLLAR } from '../../shared/currency-catalog';
 
 const PREFIX = 'crc-rates:v1';
 const MAX_KEY = 250;
@@ -31,15 +32,22 @@ export function cacheKey(baseUrl: string, ...what: Array<string | number>): stri
   return key.length <= MAX_KEY ? key : `${PREFIX}|#${hash53(key)}`;
 }
 
+/**
+ * The currency's part of a key: its code, or nothing for the dollar. The dollar's keys stay what
+ * they were before the add-on spoke other currencies, because the last known good copy is kept
+ * under them in users' documents: an update must not throw those copies away.
+ */
+const of = (currency: string): string[] => (currency === DOLLAR.code ? [] : [currency]);
+
 export const keys = {
-  /** The official rates of one month (`2025-01`), possibly only part of it. */
-  month: (baseUrl: string, month: string) => cacheKey(baseUrl, 'month', month),
-  latest: (baseUrl: string) => cacheKey(baseUrl, 'latest'),
+  /** The rates of one month (`2025-01`) in one currency, possibly only part of the month. */
+  month: (baseUrl: string, month: string, currency: string) => cacheKey(baseUrl, 'month', month, ...of(currency)),
+  latest: (baseUrl: string, currency: string) => cacheKey(baseUrl, 'latest', ...of(currency)),
   history: (baseUrl: string, days: number) => cacheKey(baseUrl, 'history', days),
   best: (baseUrl: string, operation: string) => cacheKey(baseUrl, 'best', operation),
   analytics: (baseUrl: string, days: number) => cacheKey(baseUrl, 'analytics', days),
-  /** A month's close figures (`2025-01`): count, last date present, average and last of each side. */
-  close: (baseUrl: string, month: string) => cacheKey(baseUrl, 'close', month),
+  /** A month's close figures (`2025-01`) in one currency: count, last date present, average and last of each side. */
+  close: (baseUrl: string, month: string, currency: string) => cacheKey(baseUrl, 'close', month, ...of(currency)),
 };
 
 /** The two calls of CacheService's `Cache` the add-on uses. */

@@ -11,13 +11,17 @@
  */
 import { isAfterMonthOf, monthOf } from '../../shared/arguments';
 import type { RateSide } from '../../shared/currencies';
+import { DOLLAR } from '../../shared/currency-catalog';
+import { daysBetween } from '../../shared/dates';
 import type { PeriodStats } from '../../shared/types';
 import { type Env, fetchData, recall, remember, requireKey, servedFromCopy } from './answers';
 import type { ApiError } from './api';
-import { ArgumentError, type Measure, readMeasure, readSide } from './args';
+import { ArgumentError, type Measure, readMeasure, readRateCurrency, readSide } from './args';
 import { keys } from './cache';
 import { CACHE_TTL } from './config';
 import { isBlank, monthBounds, readMonthCell, type MonthCell } from './dates';
+import { inCurrency } from './quotes';
+import { carryDaysOf, SETTLED_DAYS } from './rates';
 import { answer, distinct, mapCells, toCells } from './shape';
 import type { Cell } from './tables';
 
@@ -42,17 +46,31 @@ export function figuresOf(period: PeriodStats): MonthFigures {
   return { n: period.count, to: period.to, buy: [period.buy.average, period.buy.last], sell: [period.sell.average, period.sell.last] };
 }
 
-/** The month's closing rate (null when its last calendar day has none) or its average, on one side. */
-export function figureOf(month: string, figures: MonthFigures, side: RateSide, measure: Measure): number | null {
+/**
+ * The month's closing rate or its average, on one side. Closing is the rate in force on the
+ * month's last calendar day: the dollar's own rate of that day, as /exchange-rate/close gives it;
+ * a derived currency's last day is often a weekend, so its closing is the last rate of the
+ * CARRY_DAYS before that day too, as EXCHANGERATE gives that day (once it is not after today). A
+ * bookkeeper closes a euro account with the last euro rate of the month. null: none.
+ */
+export function figureOf(month: string, figures: MonthFigures, side: RateSide, measure: Measure, currency: string, today: string): number | null {
   const [average, last] = figures[side];
   if (measure === 'average') return average;
-  return figures.to === monthBounds(month).last ? last : null;
+  const lastDay = monthBounds(month).last;
+  if (figures.to === lastDay) return last;
+  const inForce = lastDay <= today && daysBetween(figures.to, lastDay) <= carryDaysOf(currency);
+  return inForce ? last : null;
 }
 
-/** A month every day of which has a rate, and which is over, does not change: it is kept 6 h; any other a few minutes. */
-export function figuresTtl(month: string, figures: MonthFigures | null, today: string): number {
-  const days = Number(monthBounds(month).last.slice(8));
-  const final = figures !== null && figures.n === days && month < monthOf(today);
+/**
+ * A month every day of which has a rate, and which is over, does not change: it is kept 6 h; any
+ * other a few minutes. A derived currency's month has gaps by nature (weekends, holidays abroad):
+ * it is final once it ended SETTLED_DAYS ago.
+ */
+export function figuresTtl(month: string, figures: MonthFigures | null, today: string, currency: string): number {
+  const { last } = monthBounds(month);
+  if (currency !== DOLLAR.code) return figures !== null && daysBetween(last, today) > SETTLED_DAYS ? CACHE_TTL.final : CACHE_TTL.moving;
+  const final = figures !== null && figures.n === Number(last.slice(8)) && month < monthOf(today);
   return final ? CACHE_TTL.final : CACHE_TTL.moving;
 }
 
@@ -66,14 +84,15 @@ function nextMonth(month: string): string {
  * The figures of many months at once: from one cache read, the rest with one
  * `/exchange-rate/stats` request over the span from the first missing month to the last.
  */
-export function monthFiguresFor(env: Env, months: readonly string[]): Map<string, MonthFigures | null> {
+export function monthFiguresFor(env: Env, months: readonly string[], currency: string): Map<string, MonthFigures | null> {
   const found = new Map<string, MonthFigures | null>();
   if (months.length === 0) return found;
   requireKey(env);
-  const read = env.store.readAll(months.map((m) => keys.close(env.baseUrl, m)));
+  const closeKey = (month: string) => keys.close(env.baseUrl, month, currency);
+  const read = env.store.readAll(months.map(closeKey));
   const missing: string[] = [];
   for (const month of months) {
-    const key = keys.close(env.baseUrl, month);
+    const key = closeKey(month);
     const cached = read.get(key);
     if (read.has(key) && isFigures(cached)) found.set(month, cached);
     else missing.push(month);
@@ -85,12 +104,13 @@ export function monthFiguresFor(env: Env, months: readonly string[]): Map<string
   const last = sorted[sorted.length - 1] as string;
   let periods: PeriodStats[];
   try {
-    periods = fetchData<PeriodStats[]>(env, '/exchange-rate/stats', { period: 'monthly', from: monthBounds(first).first, to: monthBounds(last).last });
+    const span = { period: 'monthly', from: monthBounds(first).first, to: monthBounds(last).last };
+    periods = fetchData<PeriodStats[]>(env, '/exchange-rate/stats', inCurrency(span, currency));
   } catch (error) {
-    const missingKeys = missing.map((m) => keys.close(env.baseUrl, m));
+    const missingKeys = missing.map(closeKey);
     const recalled = recall(env, missingKeys, error);
     for (const month of missing) {
-      const figures = recalled.get(keys.close(env.baseUrl, month));
+      const figures = recalled.get(closeKey(month));
       if (!isFigures(figures)) throw error;
       found.set(month, figures);
     }
@@ -107,7 +127,7 @@ export function monthFiguresFor(env: Env, months: readonly string[]): Map<string
     const period = byMonth.get(month);
     const figures = period ? figuresOf(period) : null;
     found.set(month, figures);
-    entries.push({ key: keys.close(env.baseUrl, month), value: figures, ttl: figuresTtl(month, figures, env.today) });
+    entries.push({ key: closeKey(month), value: figures, ttl: figuresTtl(month, figures, env.today, currency) });
   }
   remember(env, entries);
   return found;
@@ -121,18 +141,19 @@ function checkMonth(value: unknown, env: Env): Checked {
   return cell.kind === 'month' && isAfterMonthOf(cell.month, env.today) ? { kind: 'future', month: cell.month } : cell;
 }
 
-export function exchangeClose(env: Env, month: unknown, type: unknown, measure: unknown): Cell | Cell[][] {
+export function exchangeClose(env: Env, month: unknown, type: unknown, measure: unknown, currency: unknown): Cell | Cell[][] {
   const side = readSide(type, env.t);
   const how = readMeasure(measure, env.t);
+  const code = readRateCurrency(currency, env.t);
 
   if (!Array.isArray(month)) {
     // One month: whatever is wrong fails the call with a message that says what.
     const cell = checkMonth(month, env);
     if (cell.kind === 'blank' || cell.kind === 'invalid') throw new ArgumentError(env.t.badMonth(isBlank(month) ? '' : String(month)));
     if (cell.kind === 'future') throw new ArgumentError(env.t.monthAfterCurrent(monthOf(env.today), cell.month));
-    const figures = monthFiguresFor(env, [cell.month]).get(cell.month);
-    if (!figures) throw new Error(env.t.monthNoRate(cell.month));
-    const value = figureOf(cell.month, figures, side, how);
+    const figures = monthFiguresFor(env, [cell.month], code).get(cell.month);
+    if (!figures) throw new Error(env.t.monthNoRate(cell.month, code));
+    const value = figureOf(cell.month, figures, side, how, code, env.today);
     if (value === null) throw new Error(env.t.noClosing(cell.month, monthBounds(cell.month).last));
     return value;
   }
@@ -143,6 +164,7 @@ export function exchangeClose(env: Env, month: unknown, type: unknown, measure: 
   const figures = monthFiguresFor(
     env,
     distinct(checked, (c) => ((c as Checked).kind === 'month' ? (c as { month: string }).month : null)),
+    code,
   );
   return answer(
     cells,
@@ -153,7 +175,7 @@ export function exchangeClose(env: Env, month: unknown, type: unknown, measure: 
         if (c.kind === 'future') return env.t.cellFutureMonth;
         const f = figures.get(c.month);
         if (!f) return env.t.cellNoRate;
-        return figureOf(c.month, f, side, how) ?? env.t.cellNoClosing;
+        return figureOf(c.month, f, side, how, code, env.today) ?? env.t.cellNoClosing;
       }),
     ),
   );

@@ -5,10 +5,20 @@
  */
 
 import { ARGUMENT_RULES } from '../../shared/arguments';
+import { CURRENCY_CODES, DOLLAR } from '../../shared/currency-catalog';
 
 export type Locale = 'es' | 'en';
 
 const rules = ARGUMENT_RULES;
+
+/** Every code a rate can be asked in, as a refusal lists them: a wrong code is answered with the right ones. */
+const CODES = CURRENCY_CODES.join(', ');
+/** How many currencies there are besides the dollar. */
+const OTHERS = CURRENCY_CODES.length - 1;
+/** "EUR " before "rate" in a message about another currency than the dollar, nothing for the dollar (as before there were others). */
+const codeBefore = (currency: string): string => (currency === DOLLAR.code ? '' : `${currency} `);
+/** " del EUR" after "tipo de cambio", likewise. */
+const delCode = (currency: string): string => (currency === DOLLAR.code ? '' : ` del ${currency}`);
 
 export function localeOf(spreadsheetLocale: string | null | undefined): Locale {
   return /^es(?:[_-]|$)/i.test(String(spreadsheetLocale ?? '').trim()) ? 'es' : 'en';
@@ -33,18 +43,21 @@ const en = {
   unexpectedAnswer: (origin: string, status: number) => `Unexpected answer from ${origin} (HTTP ${status}): check the API address in ${en.settingsPath}`,
   badSide: (got: string) => `type must be "buy" or "sell" (got "${got}")`,
   badOperation: (got: string) => `operation must be "buy" or "sell" (got "${got}")`,
-  badCurrency: (name: string, got: string) => `${name} must be "USD" or "CRC" (got "${got}")`,
+  badCurrency: (name: string, got: string) => `${name} must be "CRC" or a supported currency code: ${CODES} (got "${got}")`,
+  badRateCurrency: (got: string) => `currency must be a supported currency code (USD when empty): ${CODES} (got "${got}")`,
+  colonSideNeeded: (from: string, to: string) =>
+    `from or to must be "CRC": every rate is in colones (got "${from}" and "${to}"); convert in two steps, through CRC`,
   missingAmount: () => 'amount is required: a number or a range of numbers',
   badDays: (min: number, max: number, got: string) => `days must be a whole number from ${min} to ${max} (got "${got}")`,
   oneCell: (name: string) => `${name} must be a single value, not a range`,
-  dateNoRate: (date: string) => `No rate for ${date}`,
+  dateNoRate: (date: string, currency: string) => `No ${codeBefore(currency)}rate for ${date}`,
   dateInvalid: (got: string) => `date must be a date cell or YYYY-MM-DD text (got "${got}")`,
   // The API's rules, in the API's words (shared/arguments.ts).
   badAmount: (got: string) => `amount must be ${rules.en.amount} (got "${got}")`,
   badMonth: (got: string) => `month must be a date cell or ${rules.en.month} (got "${got}")`,
   monthAfterCurrent: (current: string, got: string) => `month ${rules.en.notAfterCurrentMonth(current)} (got "${got}")`,
   badMeasure: (got: string) => `measure must be "closing" or "average" (got "${got}")`,
-  monthNoRate: (month: string) => `No rate in ${month}`,
+  monthNoRate: (month: string, currency: string) => `No ${codeBefore(currency)}rate in ${month}`,
   noClosing: (month: string, lastDay: string) => `#N/A: ${month} has no closing rate: the month is not complete (${lastDay} has no rate)`,
 
   // Short texts written into one cell of a range.
@@ -93,7 +106,7 @@ const en = {
   // Settings (sidebar and its server functions).
   sidebar: {
     title: 'CRC Rates',
-    intro: 'Official USD/CRC exchange rate of the Banco Central de Costa Rica in your sheet.',
+    intro: `Exchange rates of the Banco Central de Costa Rica in your sheet: the official USD/CRC rate, and ${OTHERS} other currencies in colones.`,
     keyLabel: 'API key',
     keyPlaceholder: 'crc_live_…',
     keySaved: (masked: string) => `Key saved: ${masked}`,
@@ -121,7 +134,10 @@ const en = {
     staleBody: (count: number, savedOn: string, reason: string) =>
       `${count === 1 ? '1 answer was' : `${count} answers were`} shown from the last good copy (from ${savedOn}) because the API failed: ${reason}. They update when the sheet recalculates and the API answers again.`,
     usage:
-      'Functions: =EXCHANGERATE(), =EXCHANGECONVERT(100, "USD", "CRC"), =EXCHANGECLOSE("2025-01"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
+      'Functions: =EXCHANGERATE(), =EXCHANGERATE(A2, "sell", "EUR"), =EXCHANGECONVERT(100, "EUR", "CRC"), =EXCHANGECLOSE("2025-01", "sell", "closing", "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
+    currenciesTitle: 'Currencies',
+    currenciesHint:
+      'The codes the currency argument takes, and from or to of EXCHANGECONVERT (the other side being CRC). Rates are colones per unit. All but the US dollar are derived from the central bank’s cross rate against the dollar, published on business days: a weekend or a holiday abroad takes the last rate before it.',
   },
   badKeyFormat: 'That does not look like a CRC Rates key: it starts with crc_live_ and has no spaces.',
   badBaseUrl: (got: string) => `The API address must start with https:// (or http://) and name a server (got "${got}")`,
@@ -154,17 +170,20 @@ const es: Messages = {
     `Respuesta inesperada de ${origin} (HTTP ${status}): revise la dirección de la API en ${es.settingsPath}`,
   badSide: (got: string) => `tipo debe ser "compra" o "venta" (se recibió "${got}")`,
   badOperation: (got: string) => `operación debe ser "compra" o "venta" (se recibió "${got}")`,
-  badCurrency: (name: string, got: string) => `${name} debe ser "USD" o "CRC" (se recibió "${got}")`,
+  badCurrency: (name: string, got: string) => `${name} debe ser "CRC" o un código de moneda admitido: ${CODES} (se recibió "${got}")`,
+  badRateCurrency: (got: string) => `moneda debe ser un código de moneda admitido (USD si se deja vacía): ${CODES} (se recibió "${got}")`,
+  colonSideNeeded: (from: string, to: string) =>
+    `from o to debe ser "CRC": todos los tipos de cambio están en colones (se recibió "${from}" y "${to}"); convierta en dos pasos, pasando por CRC`,
   missingAmount: () => 'falta el monto: un número o un rango de números',
   badDays: (min: number, max: number, got: string) => `días debe ser un número entero de ${min} a ${max} (se recibió "${got}")`,
   oneCell: (name: string) => `${name} debe ser un solo valor, no un rango`,
-  dateNoRate: (date: string) => `No hay tipo de cambio para ${date}`,
+  dateNoRate: (date: string, currency: string) => `No hay tipo de cambio${delCode(currency)} para ${date}`,
   dateInvalid: (got: string) => `la fecha debe ser una celda de fecha o texto AAAA-MM-DD (se recibió "${got}")`,
   badAmount: (got: string) => `monto debe ser ${rules.es.amount} (se recibió "${got}")`,
   badMonth: (got: string) => `mes debe ser una celda de fecha o ${rules.es.month} (se recibió "${got}")`,
   monthAfterCurrent: (current: string, got: string) => `mes ${rules.es.notAfterCurrentMonth(current)} (se recibió "${got}")`,
   badMeasure: (got: string) => `medida debe ser "cierre" o "promedio" (se recibió "${got}")`,
-  monthNoRate: (month: string) => `No hay tipo de cambio en ${month}`,
+  monthNoRate: (month: string, currency: string) => `No hay tipo de cambio${delCode(currency)} en ${month}`,
   noClosing: (month: string, lastDay: string) =>
     `#N/A: ${month} no tiene tipo de cambio de cierre: el mes no está completo (${lastDay} no tiene tipo de cambio)`,
 
@@ -211,7 +230,7 @@ const es: Messages = {
 
   sidebar: {
     title: 'CRC Rates',
-    intro: 'El tipo de cambio oficial USD/CRC del Banco Central de Costa Rica en su hoja.',
+    intro: `Los tipos de cambio del Banco Central de Costa Rica en su hoja: el oficial USD/CRC y ${OTHERS} monedas más en colones.`,
     keyLabel: 'Clave de API',
     keyPlaceholder: 'crc_live_…',
     keySaved: (masked: string) => `Clave guardada: ${masked}`,
@@ -239,7 +258,10 @@ const es: Messages = {
     staleBody: (count: number, savedOn: string, reason: string) =>
       `${count === 1 ? '1 respuesta se mostró' : `${count} respuestas se mostraron`} desde la última copia buena (del ${savedOn}) porque la API falló: ${reason}. Se actualizan cuando la hoja se recalcula y la API vuelve a responder.`,
     usage:
-      'Funciones: =EXCHANGERATE(), =EXCHANGECONVERT(100; "USD"; "CRC"), =EXCHANGECLOSE("2025-01"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
+      'Funciones: =EXCHANGERATE(), =EXCHANGERATE(A2; "venta"; "EUR"), =EXCHANGECONVERT(100; "EUR"; "CRC"), =EXCHANGECLOSE("2025-01"; "venta"; "cierre"; "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
+    currenciesTitle: 'Monedas',
+    currenciesHint:
+      'Los códigos que acepta el argumento currency, y from o to de EXCHANGECONVERT (con CRC del otro lado). Los tipos de cambio son colones por unidad. Todas salvo el dólar estadounidense se derivan del tipo de cambio cruzado del Banco Central contra el dólar, publicado en días hábiles: un fin de semana o un feriado en el extranjero toma el último tipo de cambio anterior.',
   },
   badKeyFormat: 'Eso no parece una clave de CRC Rates: empieza con crc_live_ y no lleva espacios.',
   badBaseUrl: (got: string) => `La dirección de la API debe empezar con https:// (o http://) y nombrar un servidor (se recibió "${got}")`,

@@ -6,7 +6,8 @@
  * text that round-trips) and the arithmetic runs on integers (BigInt) with a power-of-ten scale.
  */
 
-import type { Currency } from '../../shared/currencies';
+/** The colón: every rate is colones per unit of the other side. */
+const CRC = 'CRC';
 
 /** value = int / 10^scale */
 export interface Decimal {
@@ -82,12 +83,13 @@ export function divide(a: Decimal, b: Decimal, decimals = 2): string {
 }
 
 /**
- * `amount` of `from` in `to` at `rate` CRC per USD: USD→CRC multiplies, CRC→USD divides, the
- * same currency keeps the amount (rounded like every money result).
+ * `amount` of `from` in `to` at `rate` colones per unit of the side that is not CRC: into CRC
+ * multiplies, out of CRC divides, the same currency keeps the amount (rounded like every money
+ * result).
  */
-export function convertAmount(amount: number, from: Currency, to: Currency, rate: number): number {
+export function convertAmount(amount: number, from: string, to: string, rate: number): number {
   const a = decimalOf(amount);
-  const text = from === to ? roundDecimal(a) : from === 'USD' ? multiply(a, decimalOf(rate)) : divide(a, decimalOf(rate));
+  const text = from === to ? roundDecimal(a) : from === CRC ? divide(a, decimalOf(rate)) : multiply(a, decimalOf(rate));
   // "-0.00" would come back as -0; a cell has no negative zero.
   return Number(text) || 0;
 }

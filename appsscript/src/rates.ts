@@ -1,12 +1,18 @@
 /**
- * The official series as the add-on keeps it: cached by month, fetched by span. A column of
- * dates asks for many days; they are looked up in month buckets (one cache read for all of them),
- * and the days no bucket knows are fetched with as few `/exchange-rate/range` requests as the
- * API's span limit allows (to − from ≤ 366 days), each widened to whole months when the limit
- * leaves room, so that the next call finds whole months in the cache.
+ * A series as the add-on keeps it: cached by month, fetched by span. A column of dates asks for
+ * many days; they are looked up in month buckets (one cache read for all of them), and the days no
+ * bucket knows are fetched with as few `/exchange-rate/range` requests as the API's span limit
+ * allows (to − from ≤ 366 days), each widened to whole months when the limit leaves room, so that
+ * the next call finds whole months in the cache.
+ *
+ * The dollar's official series has a rate every calendar day. The other currencies are derived
+ * from the central bank's cross rate, which skips weekends and the holidays of the currency's
+ * country: on such a day the rate in force is the last one before it, as a bookkeeper books it and
+ * as `fill=previous` answers it (see {@link rateInForce}).
  */
 import { addDays, daysBetween } from '../../shared/dates';
 import { LIMITS } from '../../shared/limits';
+import { DOLLAR } from '../../shared/currency-catalog';
 import { CACHE_TTL } from './config';
 import { monthBounds } from './dates';
 
@@ -36,6 +42,24 @@ export interface RateRecord {
   sell: number;
 }
 
+/**
+ * How many days before a day without a rate a derived currency looks for the rate in force. The
+ * longest stretch without a cross rate is a holiday week abroad (Chinese New Year, Easter from
+ * Thursday to Monday) next to a weekend.
+ */
+export const CARRY_DAYS = 10;
+
+/**
+ * How old a derived month's gaps must be to be final: by then they are weekends and holidays
+ * abroad, not rates still to be published. The dollar's series has none: a hole in it may fill in.
+ */
+export const SETTLED_DAYS = 7;
+
+/** How many days back a currency's rate may be carried: none for the official series. */
+export function carryDaysOf(currency: string): number {
+  return currency === DOLLAR.code ? 0 : CARRY_DAYS;
+}
+
 export const monthOf = (date: string): string => date.slice(0, 7);
 const dayOf = (date: string): number => Number(date.slice(8, 10));
 const dd = (day: number): string => String(day).padStart(2, '0');
@@ -54,12 +78,41 @@ export function lookup(bucket: unknown, date: string): Quote | null | undefined 
   return pair ? { buy: pair[0], sell: pair[1] } : null;
 }
 
+/** What is known of one day: its quote, `null` when it has none, `undefined` when it is unknown. */
+export type DayReader = (date: string) => Quote | null | undefined;
+
+/** A day's rate in force and the day it was published for (`date` itself unless carried). */
+export interface InForce {
+  quote: Quote;
+  from: string;
+}
+
+/**
+ * The rate in force on `date`: its own, else the last one of the `carry` days before it. `null`:
+ * none in that stretch; `undefined`: a day that decides is unknown (it has to be fetched).
+ */
+export function rateInForce(read: DayReader, date: string, carry: number): InForce | null | undefined {
+  for (let back = 0; back <= carry; back++) {
+    const day = addDays(date, -back);
+    const quote = read(day);
+    if (quote === undefined) return undefined;
+    if (quote) return { quote, from: day };
+  }
+  return null;
+}
+
+/** The days {@link rateInForce} may read for `date`: the `carry` days before it, and itself. */
+export function carryWindow(date: string, carry: number): string[] {
+  return daysOf({ from: addDays(date, -carry), to: date });
+}
+
 /**
  * Spans that cover every missing date with the fewest requests: greedy from the earliest date,
- * each at most `maxSpanDays` long, then stretched to the first and last day of its months while
- * it stays within the limit.
+ * each at most `maxSpanDays` long, then started up to `lead` days earlier (the days a rate may be
+ * carried from) and stretched to the first and last day of its months, while it stays within the
+ * limit.
  */
-export function planSpans(missing: readonly string[], maxSpanDays: number = LIMITS.range.maxSpanDays): Span[] {
+export function planSpans(missing: readonly string[], maxSpanDays: number = LIMITS.range.maxSpanDays, lead = 0): Span[] {
   const dates = [...new Set(missing)].sort();
   const spans: Span[] = [];
   let open: Span | null = null;
@@ -69,11 +122,18 @@ export function planSpans(missing: readonly string[], maxSpanDays: number = LIMI
       open.to = date;
       continue;
     }
-    if (open) spans.push(toWholeMonths(open, maxSpanDays));
+    if (open) spans.push(toWholeMonths(withLead(open, maxSpanDays, lead), maxSpanDays));
     open = { from: date, to: date };
   }
-  if (open) spans.push(toWholeMonths(open, maxSpanDays));
+  if (open) spans.push(toWholeMonths(withLead(open, maxSpanDays, lead), maxSpanDays));
   return spans;
+}
+
+/** A span started `lead` days earlier, or as many as the limit allows (a planned span is within it, so never later). */
+function withLead(span: Span, maxSpanDays: number, lead: number): Span {
+  const earliest = addDays(span.to, -maxSpanDays);
+  const earlier = addDays(span.from, -lead);
+  return { from: earlier > earliest ? earlier : earliest, to: span.to };
 }
 
 /** A span stretched to the first day of its first month, then to the last of its last, while it stays within the limit. */
@@ -120,10 +180,12 @@ export function bucketsFromSpan(span: Span, records: readonly RateRecord[], cach
 
 /**
  * How long a bucket may be kept: a past stretch with a rate on every day is final (6 h, the most
- * CacheService keeps anything); one that reaches today, or has holes, may still fill in.
+ * CacheService keeps anything); one that reaches today, or has holes, may still fill in. A derived
+ * currency's stretch has holes by nature: it is final once it ended SETTLED_DAYS before today.
  */
-export function bucketTtl(month: string, bucket: MonthBucket, today: string): number {
+export function bucketTtl(month: string, bucket: MonthBucket, today: string, currency: string): number {
   const lastKnown = `${month}-${dd(bucket.t)}`;
+  if (currency !== DOLLAR.code) return daysBetween(lastKnown, today) > SETTLED_DAYS ? CACHE_TTL.final : CACHE_TTL.moving;
   const complete = Object.keys(bucket.r).length === bucket.t - bucket.f + 1;
   return lastKnown < today && complete ? CACHE_TTL.final : CACHE_TTL.moving;
 }

@@ -10,7 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { CARRY_DAYS } from '../../appsscript/src/rates';
 import { ARGUMENT_RULES } from '../../shared/arguments';
+import { CURRENCY_CODES } from '../../shared/currency-catalog';
 import { addDays, calendarDay, daysBetween } from '../../shared/dates';
 import type { MonthClose, Usage } from '../../shared/types';
 import { startApiServer, type ApiServer } from './support/api-server';
@@ -100,11 +102,16 @@ describe('the built Code.js', () => {
       expect(block).toMatch(/@param \{[^}]+\} \w+ .*Example/);
       expect(block).toMatch(/@return \{[^}]+\}/);
     }
-    expect(code()).toContain('function EXCHANGERATE(date, type) {\n  return CrcRates.EXCHANGERATE(date, type);\n}');
+    expect(code()).toContain('function EXCHANGERATE(date, type, currency) {\n  return CrcRates.EXCHANGERATE(date, type, currency);\n}');
     expect(code()).toContain('function EXCHANGECONVERT(amount, from, to, type, date) {');
-    expect(code()).toContain('function EXCHANGECLOSE(month, type, measure) {\n  return CrcRates.EXCHANGECLOSE(month, type, measure);\n}');
+    expect(code()).toContain('function EXCHANGECLOSE(month, type, measure, currency) {\n  return CrcRates.EXCHANGECLOSE(month, type, measure, currency);\n}');
     const close = blocks.find((b) => b.includes('function EXCHANGECLOSE('))!;
-    expect(close.match(/@param \{[^}]+\} \w+/g)).toEqual(['@param {Date|string} month', '@param {string} type', '@param {string} measure']);
+    expect(close.match(/@param \{[^}]+\} \w+/g)).toEqual([
+      '@param {Date|string} month',
+      '@param {string} type',
+      '@param {string} measure',
+      '@param {string} currency',
+    ]);
     expect(close).toMatch(/@param \{string\} measure Optional\. "closing" \(default\).*#N\/A.*"average"/);
   });
 
@@ -363,12 +370,161 @@ describe('EXCHANGECONVERT', () => {
 
   test('bad currencies and a missing amount fail the call', () => {
     const g = sheet();
-    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'EUR', 'CRC')).message).toBe('from must be "USD" or "CRC" (got "EUR")');
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'EURO', 'CRC')).message).toBe(
+      `from must be "CRC" or a supported currency code: ${CURRENCY_CODES.join(', ')} (got "EURO")`,
+    );
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'EUR', 'USD')).message).toBe(
+      'from or to must be "CRC": every rate is in colones (got "EUR" and "USD"); convert in two steps, through CRC',
+    );
     expect(errorOf(() => g.run('EXCHANGECONVERT', '', 'USD', 'CRC')).message).toBe('amount is required: a number or a range of numbers');
     expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'USD', 'CRC', 'sell', [['2025-01-01'], ['2025-01-02']])).message).toBe(
       'date must be a single value, not a range',
     );
     expect(g.calls).toHaveLength(0);
+  });
+});
+
+describe('other currencies', () => {
+  interface Rate {
+    date: string;
+    buy: number;
+    sell: number;
+    carriedFrom?: string;
+  }
+  const codes = CURRENCY_CODES.join(', ');
+  /** The rate in force on `date` as the API answers it with fill=previous. */
+  const filled = (date: string, currency: string) => api<Rate>(`/exchange-rate?date=${date}&currency=${currency}&fill=previous`).data;
+
+  test('EXCHANGERATE(date, "sell", "EUR"): the dollar’s rate × the euro’s cross rate of the day, exactly; the month in one request', () => {
+    const g = sheet();
+    // 512.82 × 1.0301 = 528.255882 and 506.47 × 1.0301 = 521.714747, to 2 decimals.
+    expect(g.run('EXCHANGERATE', '2025-01-15', 'sell', 'EUR')).toBe(528.26);
+    expect(g.run('EXCHANGERATE', '2025-01-15', 'buy', 'eur')).toBe(521.71);
+    expect(paths(g)).toEqual(['/exchange-rate/range?from=2025-01-01&to=2025-01-31&currency=EUR']);
+    expect(api<Rate>('/exchange-rate?date=2025-01-15&currency=EUR').data).toMatchObject({ sell: 528.26, buy: 521.71 });
+    // A yen is worth about 3.3 colones: 512.82 ÷ 156.42 to 6 significant digits, never rounded to 0.
+    expect(g.run('EXCHANGERATE', '2025-01-15', 'venta', 'JPY')).toBe(3.27848);
+    expect(g.run('EXCHANGERATE', '2025-01-15', 'compra', ' jpy ')).toBe(3.23789);
+    // The dollar's month is its own request, without currency.
+    expect(g.run('EXCHANGERATE', '2025-01-15', 'sell')).toBe(512.82);
+    expect(paths(g).slice(1)).toEqual([
+      '/exchange-rate/range?from=2025-01-01&to=2025-01-31&currency=JPY',
+      '/exchange-rate/range?from=2025-01-01&to=2025-01-31',
+    ]);
+  });
+
+  test('a weekend or a holiday abroad gives the rate before it, as fill=previous does; before the series, no rate', () => {
+    const g = sheet();
+    // Saturday 2025-01-18; Good Friday 2024-03-29 and the weekend after it.
+    for (const [date, from] of [
+      ['2025-01-18', '2025-01-17'],
+      ['2025-01-19', '2025-01-17'],
+      ['2024-03-29', '2024-03-28'],
+      ['2024-03-31', '2024-03-28'],
+    ] as const) {
+      expect(filled(date, 'EUR')).toMatchObject({ date, carriedFrom: from });
+      expect([date, g.run('EXCHANGERATE', date, 'sell', 'EUR')]).toEqual([date, filled(date, 'EUR').sell]);
+    }
+    expect(api(`/exchange-rate?date=2025-01-18&currency=EUR`)).toMatchObject({ status: 404, message: expect.stringContaining('2025-01-17') });
+    expect(errorOf(() => g.run('EXCHANGERATE', '2023-12-29', 'sell', 'EUR')).message).toBe('No EUR rate for 2023-12-29');
+    expect(api('/exchange-rate?date=2023-12-29&currency=EUR&fill=previous').status).toBe(404);
+  });
+
+  test('a range of dates in EUR is one request: every cell the rate in force, as fill=previous answers it', () => {
+    const g = sheet();
+    const first = '2024-02-01';
+    const rows = Array.from({ length: daysBetween(first, LAST) + 1 }, (_, i) => [addDays(first, i)]);
+    const out = g.run<unknown[][]>('EXCHANGERATE', rows, 'sell', 'EUR');
+    expect(paths(g)).toEqual(['/exchange-rate/range?from=2024-01-31&to=2025-01-31&currency=EUR']);
+    // The API's own series, carried over its gaps here.
+    const series = new Map(api<Rate[]>('/exchange-rate/range?from=2024-01-31&to=2025-01-31&currency=EUR').data.map((r) => [r.date, r.sell]));
+    let inForce = series.get('2024-01-31');
+    rows.forEach(([date], i) => {
+      inForce = series.get(date as string) ?? inForce;
+      expect([date, out[i]![0]]).toEqual([date, inForce]);
+    });
+    expect(series.has('2024-03-30')).toBe(false);
+    for (const date of ['2024-03-30', '2024-12-25', '2025-01-01', '2025-01-26']) {
+      expect([date, out[daysBetween(first, date)]![0]]).toEqual([date, filled(date, 'EUR').sell]);
+    }
+    // Again, on the other side: from the cache.
+    expect(g.run<unknown[][]>('EXCHANGERATE', rows, 'buy', 'EUR')[0]![0]).toBe(filled(first, 'EUR').buy);
+    expect(g.calls).toHaveLength(1);
+  });
+
+  test('EXCHANGECONVERT(100, "EUR", "CRC") and back, as /convert answers', () => {
+    const g = sheet();
+    expect(g.run('EXCHANGECONVERT', 100, 'EUR', 'CRC', 'sell', '2025-01-15')).toBe(52_826);
+    expect(api<{ result: number }>('/convert?amount=100&from=EUR&to=CRC&date=2025-01-15').data.result).toBe(52_826);
+    // Colones into yen on a Saturday: the rate in force, divided.
+    const yen = api<{ result: number; carriedFrom: string }>('/convert?amount=1000&from=CRC&to=JPY&date=2025-01-18&fill=previous').data;
+    expect(yen.carriedFrom).toBe('2025-01-17');
+    expect(g.run('EXCHANGECONVERT', 1000, 'CRC', 'JPY', 'sell', '2025-01-18')).toBe(yen.result);
+    // The latest euro.
+    expect(g.run('EXCHANGECONVERT', 100, 'eur', 'crc')).toBe(api<{ result: number }>('/convert?amount=100&from=EUR&to=CRC').data.result);
+    expect(paths(g)).toEqual([
+      '/exchange-rate/range?from=2025-01-01&to=2025-01-31&currency=EUR',
+      '/exchange-rate/range?from=2025-01-01&to=2025-01-31&currency=JPY',
+      '/exchange-rate/latest?currency=EUR',
+    ]);
+    // Neither side CRC: refused here as /convert refuses it, before any request.
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 100, 'EUR', 'JPY')).message).toBe(
+      'from or to must be "CRC": every rate is in colones (got "EUR" and "JPY"); convert in two steps, through CRC',
+    );
+    expect(api('/convert?amount=100&from=EUR&to=JPY').status).toBe(400);
+    expect(g.calls).toHaveLength(3);
+  });
+
+  test('EXCHANGECLOSE(month, "sell", "average", "EUR") is /close’s average; a month ending on a weekend closes with the rate in force', () => {
+    const g = sheet();
+    const close = (month: string) => api<MonthClose>(`/exchange-rate/close?month=${month}&currency=EUR`).data;
+    expect(g.run('EXCHANGECLOSE', '2024-06', 'sell', 'average', 'EUR')).toBe(close('2024-06').sell.average);
+    expect(paths(g)).toEqual(['/exchange-rate/stats?period=monthly&from=2024-06-01&to=2024-06-30&currency=EUR']);
+    const months = [['2024-03'], ['2024-08'], ['2024-10'], ['2023-12']];
+    const closing = g.run<unknown[][]>('EXCHANGECLOSE', months, 'buy', 'closing', 'EUR');
+    const average = g.run<unknown[][]>('EXCHANGECLOSE', months, 'buy', 'average', 'EUR');
+    expect(paths(g).slice(1)).toEqual(['/exchange-rate/stats?period=monthly&from=2023-12-01&to=2024-10-31&currency=EUR']);
+    // March ends on a Sunday after Good Friday, August on a Saturday: /close has no closing record, the rate in force is Thursday's and Friday's.
+    expect(close('2024-03').closing).toBeNull();
+    expect(close('2024-08').closing).toBeNull();
+    expect(closing).toEqual([[filled('2024-03-31', 'EUR').buy], [filled('2024-08-31', 'EUR').buy], [close('2024-10').closing!.buy], ['No rate']]);
+    expect(filled('2024-03-31', 'EUR').carriedFrom).toBe('2024-03-28');
+    expect(average.slice(0, 3)).toEqual([[close('2024-03').buy.average], [close('2024-08').buy.average], [close('2024-10').buy.average]]);
+    expect(errorOf(() => g.run('EXCHANGECLOSE', '2023-12', 'sell', 'closing', 'EUR')).message).toBe('No EUR rate in 2023-12');
+    expect(g.calls).toHaveLength(2);
+  });
+
+  test('an unknown currency: a message that names the argument and lists the codes, before any request; the API refuses it too', () => {
+    const g = sheet();
+    expect(errorOf(() => g.run('EXCHANGERATE', '2025-01-15', 'sell', 'XYZ')).message).toBe(
+      `currency must be a supported currency code (USD when empty): ${codes} (got "XYZ")`,
+    );
+    expect(errorOf(() => g.run('EXCHANGECLOSE', '2025-01', 'sell', 'average', 'CRC')).message).toBe(
+      `currency must be a supported currency code (USD when empty): ${codes} (got "CRC")`,
+    );
+    expect(errorOf(() => sheet({ locale: 'es_CR' }).run('EXCHANGERATE', '', '', 'euro')).message).toBe(
+      `moneda debe ser un código de moneda admitido (USD si se deja vacía): ${codes} (se recibió "euro")`,
+    );
+    expect(errorOf(() => g.run('EXCHANGECONVERT', 1, 'CRC', 'XYZ')).message).toBe(`to must be "CRC" or a supported currency code: ${codes} (got "XYZ")`);
+    expect(g.calls).toHaveLength(0);
+    expect(api('/exchange-rate?date=2025-01-15&currency=XYZ')).toMatchObject({ status: 400, message: expect.stringContaining('/api/v1/currencies') });
+    // Every code the add-on takes, the API takes.
+    const listed = api<Array<{ code: string }>>('/currencies').data.map((c) => c.code);
+    expect(listed).toEqual([...CURRENCY_CODES]);
+  });
+
+  test('the help of the built functions names the currency argument, how many currencies there are and how far a rate is carried', () => {
+    const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
+    const blocks = new Map([...code.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*function (\w+)\(/g)].map((m) => [m[2], m[1]!]));
+    const rate = blocks.get('EXCHANGERATE')!;
+    expect(rate).toMatch(/@param \{string\} currency Optional\. .*"USD" \(default.*"EUR".*Example: "EUR"/);
+    expect(rate).toContain(`lists all ${CURRENCY_CODES.length}`);
+    expect(rate).toContain(`up to ${CARRY_DAYS} days back`);
+    expect(rate).toMatch(/@return \{number\} CRC per 1 unit of the currency/);
+    expect(blocks.get('EXCHANGECLOSE')).toMatch(/@param \{string\} currency Optional\. .*"EUR".*Extensions → CRC Rates → Settings/);
+    expect(blocks.get('EXCHANGECLOSE')).toContain(`all ${CURRENCY_CODES.length} in`);
+    expect(blocks.get('EXCHANGECONVERT')).toContain(`all ${CURRENCY_CODES.length} in`);
+    expect(blocks.get('EXCHANGECONVERT')).toMatch(/@param \{string\} from .*"CRC" or a currency code.*One of from and to must be "CRC"/);
   });
 });
 

@@ -5,42 +5,52 @@
  * of API answers (and what a transient failure falls back to).
  */
 import vm from 'node:vm';
-import type { Env } from '../../appsscript/src/answers';
-import { ArgumentError, readAmountCell, readCurrency, readDays, readMeasure, readOperation, readSide, single } from '../../appsscript/src/args';
-import { ApiError, buildUrl, header, type HttpAnswer, originOf, readAnswer } from '../../appsscript/src/api';
+import {
+  ArgumentError,
+  readAmountCell,
+  readCurrency,
+  readDays,
+  readMeasure,
+  readOperation,
+  readPair,
+  readRateCurrency,
+  readSide,
+  single,
+} from '../../appsscript/src/args';
+import { type ApiError, buildUrl, header, type HttpAnswer, originOf, readAnswer } from '../../appsscript/src/api';
 import { cacheKey, createStore, hash53, keys, type CacheLike } from '../../appsscript/src/cache';
 import { exchangeClose, figureOf, figuresOf, figuresTtl } from '../../appsscript/src/close';
 import { DEFAULT_BASE_URL, LAST_GOOD } from '../../appsscript/src/config';
-import {
-  isBlank,
-  isDate,
-  memoFormat,
-  midnightInZone,
-  monthBounds,
-  offsetMinutes,
-  readDateCell,
-  readMonthCell,
-  type ZoneFormat,
-} from '../../appsscript/src/dates';
+import { isBlank, isDate, memoFormat, midnightInZone, monthBounds, offsetMinutes, readDateCell, readMonthCell } from '../../appsscript/src/dates';
 import { coverRects, literal, lostCells, selectedFormulas, slice } from '../../appsscript/src/freeze';
 import { createLastGood, type PropertyStore, readKept, staleView } from '../../appsscript/src/lastgood';
+import { currencyList } from '../../appsscript/src/currency-names';
 import { formatUtc, localeOf, messages } from '../../appsscript/src/messages';
 import { convertAmount, decimalOf, divide, multiply, parseDecimal, roundDecimal } from '../../appsscript/src/money';
-import { bucketsFromSpan, bucketTtl, daysOf, lookup, planSpans } from '../../appsscript/src/rates';
+import {
+  bucketsFromSpan,
+  bucketTtl,
+  CARRY_DAYS,
+  carryDaysOf,
+  carryWindow,
+  daysOf,
+  lookup,
+  planSpans,
+  rateInForce,
+  SETTLED_DAYS,
+} from '../../appsscript/src/rates';
 import { exchangeHistory, exchangeRate } from '../../appsscript/src/service';
 import { maskKey, normalizeBaseUrl, resolveSettings, scriptJson, settingsView } from '../../appsscript/src/settings';
 import { answer, distinct, mapCells, toCells } from '../../appsscript/src/shape';
 import { analyticsTable, bestTable, historyTable } from '../../appsscript/src/tables';
 import { isAmountWithinLimits, isYearMonth } from '../../shared/arguments';
-import { daysBetween } from '../../shared/dates';
+import { CURRENCY_CODES } from '../../shared/currency-catalog';
+import { addDays, daysBetween } from '../../shared/dates';
+import { fail, fakeEnv, inZone, memoryProperties, ok } from './support/fake-env';
 import { formatDate } from './support/gas';
 
 const en = messages('en');
 const es = messages('es');
-const inZone =
-  (tz: string): ZoneFormat =>
-  (date, pattern) =>
-    formatDate(date, tz, pattern);
 
 const thrown = (fn: () => unknown): Error => {
   try {
@@ -87,13 +97,56 @@ describe('arguments', () => {
     expect(thrown(() => readOperation(undefined, en)).message).toBe('operation must be "buy" or "sell" (got "")');
   });
 
-  test('currencies', () => {
+  test('from and to: CRC or a code of the catalog, any case; $ and ₡ as before', () => {
     expect(readCurrency('usd', 'from', en)).toBe('USD');
     expect(readCurrency(' crc ', 'to', en)).toBe('CRC');
     expect(readCurrency('₡', 'to', en)).toBe('CRC');
     expect(readCurrency('$', 'from', en)).toBe('USD');
-    expect(thrown(() => readCurrency('EUR', 'from', en)).message).toBe('from must be "USD" or "CRC" (got "EUR")');
-    expect(thrown(() => readCurrency(undefined, 'to', es)).message).toBe('to debe ser "USD" o "CRC" (se recibió "")');
+    expect(readCurrency(' eur ', 'from', en)).toBe('EUR');
+    expect(readCurrency([['Jpy']], 'to', en)).toBe('JPY');
+    for (const code of CURRENCY_CODES) expect(readCurrency(code.toLowerCase(), 'from', en)).toBe(code);
+    expect(thrown(() => readCurrency('EURO', 'from', en))).toEqual(
+      new ArgumentError(`from must be "CRC" or a supported currency code: ${CURRENCY_CODES.join(', ')} (got "EURO")`),
+    );
+    expect(thrown(() => readCurrency(undefined, 'to', es)).message).toBe(
+      `to debe ser "CRC" o un código de moneda admitido: ${CURRENCY_CODES.join(', ')} (se recibió "")`,
+    );
+    expect(thrown(() => readCurrency([['EUR', 'USD']], 'to', en)).message).toBe('to must be a single value, not a range');
+  });
+
+  test('currency: USD when blank, any code of the catalog in any case; CRC and unknown codes refused with the list', () => {
+    for (const blank of [undefined, null, '', '  ', [['']]]) expect(readRateCurrency(blank, en)).toBe('USD');
+    expect(readRateCurrency('eur', en)).toBe('EUR');
+    expect(readRateCurrency(' Jpy ', es)).toBe('JPY');
+    expect(readRateCurrency([['vnd']], en)).toBe('VND');
+    expect(readRateCurrency('$', en)).toBe('USD');
+    for (const code of CURRENCY_CODES) expect(readRateCurrency(code.toLowerCase(), en)).toBe(code);
+    const list = CURRENCY_CODES.join(', ');
+    expect(list.startsWith('USD, AED, ARS, AUD')).toBe(true);
+    expect(thrown(() => readRateCurrency('XYZ', en))).toEqual(
+      new ArgumentError(`currency must be a supported currency code (USD when empty): ${list} (got "XYZ")`),
+    );
+    expect(thrown(() => readRateCurrency('crc', en)).message).toBe(`currency must be a supported currency code (USD when empty): ${list} (got "crc")`);
+    expect(thrown(() => readRateCurrency('₡', en)).message).toMatch(/\(got "₡"\)$/);
+    expect(thrown(() => readRateCurrency(5, es)).message).toBe(`moneda debe ser un código de moneda admitido (USD si se deja vacía): ${list} (se recibió "5")`);
+    expect(thrown(() => readRateCurrency([['EUR'], ['JPY']], en)).message).toBe('currency must be a single value, not a range');
+    expect(thrown(() => readRateCurrency([['EUR'], ['JPY']], es)).message).toBe('currency debe ser un solo valor, no un rango');
+  });
+
+  test('a conversion: one side is CRC and the other gives the rate; the same currency on both sides needs none', () => {
+    expect(readPair('EUR', 'crc', en)).toEqual({ from: 'EUR', to: 'CRC', quoted: 'EUR' });
+    expect(readPair('₡', 'jpy', en)).toEqual({ from: 'CRC', to: 'JPY', quoted: 'JPY' });
+    expect(readPair('$', 'CRC', en)).toEqual({ from: 'USD', to: 'CRC', quoted: 'USD' });
+    expect(readPair('usd', 'USD', en)).toEqual({ from: 'USD', to: 'USD', quoted: null });
+    expect(readPair('EUR', 'eur', en)).toEqual({ from: 'EUR', to: 'EUR', quoted: null });
+    expect(thrown(() => readPair('EUR', 'USD', en))).toEqual(
+      new ArgumentError('from or to must be "CRC": every rate is in colones (got "EUR" and "USD"); convert in two steps, through CRC'),
+    );
+    expect(thrown(() => readPair('gbp', 'jpy', es)).message).toBe(
+      'from o to debe ser "CRC": todos los tipos de cambio están en colones (se recibió "GBP" y "JPY"); convierta en dos pasos, pasando por CRC',
+    );
+    // Each side is checked before the pair: an unknown code is named as such.
+    expect(thrown(() => readPair('USD', 'XYZ', en)).message).toMatch(/^to must be "CRC" or a supported currency code: /);
   });
 
   test('days: whole numbers within the limits; blank is the default', () => {
@@ -242,19 +295,29 @@ describe('cache', () => {
   test('keys name the API base and what was asked', () => {
     const a = 'https://api.crc-rates.com/api/v1';
     const b = 'https://rates.example.com/api/v1';
-    expect(keys.month(a, '2025-01')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01');
-    expect(keys.latest(a)).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest');
+    expect(keys.month(a, '2025-01', 'USD')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01');
+    expect(keys.latest(a, 'USD')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest');
     expect(keys.history(a, 30)).not.toBe(keys.history(a, 31));
     expect(keys.history(a, 30)).not.toBe(keys.history(b, 30));
     expect(keys.best(a, 'buy')).not.toBe(keys.best(a, 'sell'));
     expect(keys.analytics(a, 30)).not.toBe(keys.history(a, 30));
   });
 
+  test('keys name the currency: the dollar’s stay as they were (the copies kept under them in documents stay valid)', () => {
+    const a = 'https://api.crc-rates.com/api/v1';
+    expect(keys.month(a, '2025-01', 'EUR')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|month|2025-01|EUR');
+    expect(keys.latest(a, 'JPY')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|latest|JPY');
+    expect(keys.close(a, '2025-01', 'USD')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|close|2025-01');
+    expect(keys.close(a, '2025-01', 'EUR')).toBe('crc-rates:v1|https://api.crc-rates.com/api/v1|close|2025-01|EUR');
+    const all = CURRENCY_CODES.flatMap((c) => [keys.month(a, '2025-01', c), keys.latest(a, c), keys.close(a, '2025-01', c)]);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
   test('a long base URL is hashed so every key fits in 250 characters', () => {
     const long = `https://example.com/${'x'.repeat(400)}`;
     const other = `https://example.com/${'x'.repeat(399)}y`;
-    expect(keys.month(long, '2025-01').length).toBeLessThanOrEqual(250);
-    expect(keys.month(long, '2025-01')).not.toBe(keys.month(other, '2025-01'));
+    expect(keys.month(long, '2025-01', 'EUR').length).toBeLessThanOrEqual(250);
+    expect(keys.month(long, '2025-01', 'USD')).not.toBe(keys.month(other, '2025-01', 'USD'));
     expect(cacheKey(long, 'a')).toBe(cacheKey(long, 'a'));
     expect(hash53('a')).not.toBe(hash53('b'));
   });
@@ -333,6 +396,37 @@ describe('messages', () => {
     expect(formatUtc('2026-12-01T00:00:00.000Z')).toBe('2026-12-01 00:00 UTC');
   });
 
+  test('a day or a month without a rate names the currency, unless it is the dollar (whose messages stay as they were)', () => {
+    expect(en.dateNoRate('2025-01-15', 'USD')).toBe('No rate for 2025-01-15');
+    expect(en.dateNoRate('2025-01-15', 'EUR')).toBe('No EUR rate for 2025-01-15');
+    expect(es.dateNoRate('2025-01-15', 'USD')).toBe('No hay tipo de cambio para 2025-01-15');
+    expect(es.dateNoRate('2025-01-15', 'JPY')).toBe('No hay tipo de cambio del JPY para 2025-01-15');
+    expect(en.monthNoRate('2022-12', 'USD')).toBe('No rate in 2022-12');
+    expect(en.monthNoRate('2022-12', 'GBP')).toBe('No GBP rate in 2022-12');
+    expect(es.monthNoRate('2022-12', 'GBP')).toBe('No hay tipo de cambio del GBP en 2022-12');
+  });
+
+  test('a refused currency is answered with every supported code, in both languages', () => {
+    for (const text of [en.badRateCurrency('x'), es.badRateCurrency('x'), en.badCurrency('from', 'x'), es.badCurrency('to', 'x')]) {
+      for (const code of CURRENCY_CODES) expect(text).toContain(` ${code}`);
+      expect(text).not.toMatch(/\bCRC,/);
+    }
+  });
+
+  test('the currency list: the catalog’s codes in its order, the dollar first, named in each language', () => {
+    const english = currencyList('en');
+    const spanish = currencyList('es');
+    expect(english.map((c) => c.code)).toEqual([...CURRENCY_CODES]);
+    expect(spanish.map((c) => c.code)).toEqual([...CURRENCY_CODES]);
+    expect(english.slice(0, 2)).toEqual([
+      { code: 'USD', name: 'US dollar' },
+      { code: 'AED', name: 'UAE dirham' },
+    ]);
+    expect(spanish.find((c) => c.code === 'JPY')?.name).toBe('Yen japonés');
+    expect(spanish.find((c) => c.code === 'USD')?.name).toBe('Dólar estadounidense');
+    for (const c of [...english, ...spanish]) expect(c.name).not.toBe('');
+  });
+
   test('both catalogues have the same entries, and cell texts stay short', () => {
     const shape = (o: object): string[] =>
       Object.entries(o)
@@ -383,6 +477,16 @@ describe('money', () => {
     expect(usdToCrc(1e-7, 512.82)).toBe(0);
     expect(Object.is(usdToCrc(-1e-7, 512.82), -0)).toBe(false);
     expect(multiply(parseDecimal('1.5e3')!, parseDecimal('2')!)).toBe('3000.00');
+  });
+
+  test('another currency: into CRC multiplies by its rate, out of CRC divides, exactly', () => {
+    expect(convertAmount(100, 'EUR', 'CRC', 598.57)).toBe(59_857);
+    expect(convertAmount(0.5, 'GBP', 'CRC', 680.05)).toBe(340.03); // 340.025 → up
+    expect(convertAmount(1000, 'JPY', 'CRC', 3.41234)).toBe(3412.34);
+    expect(convertAmount(1_000_000, 'VND', 'CRC', 0.0201234)).toBe(20_123.4);
+    expect(convertAmount(100, 'CRC', 'JPY', 3.4)).toBe(29.41); // 29.4117…
+    expect(convertAmount(100, 'CRC', 'VND', 0.02)).toBe(5000);
+    expect(convertAmount(5, 'EUR', 'EUR', 598.57)).toBe(5);
   });
 
   test('reading decimals', () => {
@@ -448,17 +552,61 @@ describe('rates by month, fetched by span', () => {
     expect(apart.get('2025-01')).toEqual({ f: 20, t: 31, r: {} });
   });
 
+  test('a span starts up to `lead` days early (the days a rate may be carried from), within the limit', () => {
+    expect(planSpans(['2025-01-15'], 366, 10)).toEqual([{ from: '2025-01-01', to: '2025-01-31' }]);
+    expect(planSpans(['2025-01-05'], 366, 10)).toEqual([{ from: '2024-12-01', to: '2025-01-31' }]);
+    // A full year of dates leaves room for one earlier day, not ten.
+    expect(planSpans(['2024-01-01', '2024-12-31'], 366, 10)).toEqual([{ from: '2023-12-31', to: '2024-12-31' }]);
+    expect(planSpans(['2024-01-01', '2025-01-01'], 366, 10)).toEqual([{ from: '2024-01-01', to: '2025-01-01' }]);
+    // No lead: as before.
+    expect(planSpans(['2025-01-05'], 366, 0)).toEqual(planSpans(['2025-01-05']));
+  });
+
+  test('the rate in force: the day’s own, else the last one of the carry days before it; unknown days decide nothing', () => {
+    const known: Record<string, { buy: number; sell: number } | null> = {
+      '2025-01-02': { buy: 1, sell: 2 },
+      '2025-01-03': { buy: 3, sell: 4 },
+      '2025-01-04': null,
+      '2025-01-05': null,
+    };
+    const read = (d: string) => known[d];
+    expect(rateInForce(read, '2025-01-03', 10)).toEqual({ quote: { buy: 3, sell: 4 }, from: '2025-01-03' });
+    expect(rateInForce(read, '2025-01-05', 10)).toEqual({ quote: { buy: 3, sell: 4 }, from: '2025-01-03' });
+    expect(rateInForce(read, '2025-01-05', 1)).toBeNull();
+    // The dollar carries nothing: a day without a rate has none.
+    expect(rateInForce(read, '2025-01-05', carryDaysOf('USD'))).toBeNull();
+    expect(rateInForce(read, '2025-01-06', 10)).toBeUndefined();
+    expect(rateInForce(read, '2025-01-02', 10)).toEqual({ quote: { buy: 1, sell: 2 }, from: '2025-01-02' });
+    // Eleven days known to have none: none in force.
+    expect(rateInForce((d) => (d <= '2025-01-01' ? null : known[d]), '2025-01-01', 10)).toBeNull();
+    expect([carryDaysOf('USD'), carryDaysOf('EUR'), carryDaysOf('VND')]).toEqual([0, CARRY_DAYS, CARRY_DAYS]);
+    expect(carryWindow('2025-03-02', 3)).toEqual(['2025-02-27', '2025-02-28', '2025-03-01', '2025-03-02']);
+  });
+
+  test('a derived month has gaps by nature: final SETTLED_DAYS after its last known day, whatever its holes', () => {
+    const weekdays = daysOf({ from: '2025-01-01', to: '2025-01-31' }).filter((d) => ![0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay()));
+    const bucket = bucketsFromSpan(
+      { from: '2025-01-01', to: '2025-01-31' },
+      weekdays.map((date) => ({ date, buy: 600, sell: 610 })),
+      new Map(),
+    ).get('2025-01')!;
+    expect(bucketTtl('2025-01', bucket, '2025-02-15', 'EUR')).toBe(21_600);
+    expect(bucketTtl('2025-01', bucket, addDays('2025-01-31', SETTLED_DAYS + 1), 'EUR')).toBe(21_600);
+    expect(bucketTtl('2025-01', bucket, addDays('2025-01-31', SETTLED_DAYS), 'EUR')).toBe(300);
+    expect(bucketTtl('2025-01', bucket, '2025-02-15', 'USD')).toBe(300);
+  });
+
   test('complete past months are kept 6 h; today, the future and holes only minutes', () => {
     const full = bucketsFromSpan(
       { from: '2025-01-01', to: '2025-01-31' },
       daysOf({ from: '2025-01-01', to: '2025-01-31' }).map((date) => ({ date, buy: 1, sell: 2 })),
       new Map(),
     ).get('2025-01')!;
-    expect(bucketTtl('2025-01', full, '2025-02-01')).toBe(21_600);
-    expect(bucketTtl('2025-01', full, '2025-01-31')).toBe(300);
+    expect(bucketTtl('2025-01', full, '2025-02-01', 'USD')).toBe(21_600);
+    expect(bucketTtl('2025-01', full, '2025-01-31', 'USD')).toBe(300);
     const holey = { ...full, r: { ...full.r } };
     delete holey.r['15'];
-    expect(bucketTtl('2025-01', holey, '2026-01-01')).toBe(300);
+    expect(bucketTtl('2025-01', holey, '2026-01-01', 'USD')).toBe(300);
   });
 });
 
@@ -635,26 +783,6 @@ describe('tables', () => {
 });
 
 /** Document properties in memory, with the calls counted. */
-function memoryProperties(initial: Record<string, string> = {}) {
-  const data = new Map(Object.entries(initial));
-  const ops: string[] = [];
-  const store: PropertyStore = {
-    setProperties(values) {
-      ops.push(`setProperties:${Object.keys(values).length}`);
-      for (const [k, v] of Object.entries(values)) data.set(k, v);
-    },
-    setProperty(k, v) {
-      ops.push(`setProperty:${k}`);
-      data.set(k, v);
-    },
-    deleteProperty(k) {
-      ops.push(`deleteProperty:${k}`);
-      data.delete(k);
-    },
-  };
-  return { data, ops, store, snapshot: () => Object.fromEntries(data) };
-}
-
 describe('the last known good copy', () => {
   test('an answer is kept in ASCII parts under 9 KB each, and comes back whole', () => {
     const props = memoryProperties();
@@ -779,48 +907,6 @@ describe('the last known good copy', () => {
 });
 
 describe('a transient failure answers from the copy; the user’s errors do not', () => {
-  const BASE = 'https://api.example.com/api/v1';
-  const ok = (data: unknown): HttpAnswer => ({ status: 200, headers: {}, body: JSON.stringify({ success: true, data }) });
-  const fail = (status: number, error: string, message: string): HttpAnswer => ({
-    status,
-    headers: { 'Retry-After': '30' },
-    body: JSON.stringify({ success: false, error, message }),
-  });
-
-  /** An Env whose only outside world is `answer` (the API; null: unreachable) and memory for the cache and the properties. */
-  function fakeEnv(answer: (url: string) => HttpAnswer | null) {
-    const data = new Map<string, string>();
-    const cache: CacheLike = {
-      getAll: (wanted) => Object.fromEntries(wanted.filter((k) => data.has(k)).map((k) => [k, data.get(k)!])),
-      putAll: (values) => {
-        for (const [k, v] of Object.entries(values)) data.set(k, v);
-      },
-    };
-    const props = memoryProperties();
-    let now = Date.parse('2026-11-22T12:00:00Z');
-    const urls: string[] = [];
-    const env = (): Env => ({
-      locale: 'en',
-      t: en,
-      format: inZone('America/Costa_Rica'),
-      today: '2026-11-22',
-      baseUrl: BASE,
-      apiKey: 'crc_live_x',
-      store: createStore(cache, () => now),
-      lastGood: createLastGood(props.store, props.snapshot(), () => now),
-      fetch: (wanted) =>
-        wanted.map((url) => {
-          urls.push(url.replace(BASE, ''));
-          const reply = answer(url);
-          // As env.ts's fetchAll reports a request that could not be made.
-          if (!reply) throw new ApiError(en.unreachable('https://api.example.com', 'Address unavailable'), 0, 'UNREACHABLE');
-          return reply;
-        }),
-      now: () => now,
-    });
-    return { env, urls, props, advance: (s: number) => (now += s * 1000) };
-  }
-
   test('503, 502 without an envelope, and 429 give the last value; a 400 or 404 gives its error', () => {
     let reply: HttpAnswer = ok([{ date: '2026-11-22', buy: 500, sell: 510 }]);
     const f = fakeEnv(() => reply);
@@ -858,11 +944,11 @@ describe('a transient failure answers from the copy; the user’s errors do not'
       const from = /from=([\d-]+)/.exec(url)![1]!;
       return ok([{ date: from.replace(/-01$/, '-05'), buy: 1, sell: 2 }]);
     });
-    expect(exchangeRate(f.env(), [['2026-01-05']], 'sell')).toEqual([[2]]);
+    expect(exchangeRate(f.env(), [['2026-01-05']], 'sell', '')).toEqual([[2]]);
     up = false;
     f.advance(21_601);
-    expect(exchangeRate(f.env(), [['2026-01-05'], ['2026-01-06']], 'sell')).toEqual([[2], ['No rate']]);
-    expect(thrown(() => exchangeRate(f.env(), [['2026-01-05'], ['2026-02-05']], 'sell')).message).toBe(
+    expect(exchangeRate(f.env(), [['2026-01-05'], ['2026-01-06']], 'sell', '')).toEqual([[2], ['No rate']]);
+    expect(thrown(() => exchangeRate(f.env(), [['2026-01-05'], ['2026-02-05']], 'sell', '')).message).toBe(
       'The CRC Rates API is unavailable (HTTP 503): try again later',
     );
   });
@@ -878,11 +964,11 @@ describe('a transient failure answers from the copy; the user’s errors do not'
       sell: { average: 510.5, min: 1, max: 2, first: 1, last: 511, change: 0 },
     });
     const f = fakeEnv(() => (up ? ok([period('2025-01'), period('2025-03')]) : null));
-    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02'], ['2025-03']], 'buy', 'average')).toEqual([[500.1234], ['No rate'], [500.1234]]);
+    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02'], ['2025-03']], 'buy', 'average', undefined)).toEqual([[500.1234], ['No rate'], [500.1234]]);
     up = false;
     f.advance(21_601);
-    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02']], 'sell', 'closing')).toEqual([[511], ['No rate']]);
-    expect(thrown(() => exchangeClose(f.env(), '2024-12', '', '')).message).toBe(
+    expect(exchangeClose(f.env(), [['2025-01'], ['2025-02']], 'sell', 'closing', undefined)).toEqual([[511], ['No rate']]);
+    expect(thrown(() => exchangeClose(f.env(), '2024-12', '', '', '')).message).toBe(
       'Could not reach the CRC Rates API at https://api.example.com: Address unavailable',
     );
     expect(f.urls).toEqual([
@@ -906,19 +992,41 @@ describe('month-close figures', () => {
   test('closing is the last calendar day’s rate, else none; average is the month’s', () => {
     const figures = figuresOf(period);
     expect(figures).toEqual({ n: 29, to: '2024-02-29', buy: [505.1, 506.47], sell: [511.2, 512.82] });
-    expect(figureOf('2024-02', figures, 'buy', 'closing')).toBe(506.47);
-    expect(figureOf('2024-02', figures, 'sell', 'average')).toBe(511.2);
+    expect(figureOf('2024-02', figures, 'buy', 'closing', 'USD', '2024-03-01')).toBe(506.47);
+    expect(figureOf('2024-02', figures, 'sell', 'average', 'USD', '2024-03-01')).toBe(511.2);
     const shortOfLastDay = figuresOf({ ...period, to: '2024-02-28', count: 28 });
-    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'closing')).toBeNull();
-    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'average')).toBe(511.2);
+    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'closing', 'USD', '2024-03-01')).toBeNull();
+    expect(figureOf('2024-02', shortOfLastDay, 'sell', 'average', 'USD', '2024-03-01')).toBe(511.2);
+  });
+
+  test('a derived currency closes with the rate in force on the last day: the last of the carry days before it, once that day has come', () => {
+    // 2024-03-31 is a Sunday, and Good Friday the 29th had no euro rate: Thursday's closes March.
+    const march = figuresOf({ ...period, period: '2024-03', from: '2024-03-01', to: '2024-03-28', count: 19 });
+    expect(figureOf('2024-03', march, 'sell', 'closing', 'EUR', '2024-04-02')).toBe(512.82);
+    expect(figureOf('2024-03', march, 'buy', 'closing', 'EUR', '2024-03-31')).toBe(506.47);
+    // The last day not yet come: the month is not complete.
+    expect(figureOf('2024-03', march, 'sell', 'closing', 'EUR', '2024-03-30')).toBeNull();
+    // The dollar carries nothing, and a last rate older than the carry days is none.
+    expect(figureOf('2024-03', march, 'sell', 'closing', 'USD', '2024-04-02')).toBeNull();
+    const early = figuresOf({ ...period, period: '2024-03', to: addDays('2024-03-31', -(CARRY_DAYS + 1)), count: 10 });
+    expect(figureOf('2024-03', early, 'sell', 'closing', 'EUR', '2024-04-02')).toBeNull();
+    expect(figureOf('2024-03', early, 'sell', 'average', 'EUR', '2024-04-02')).toBe(511.2);
   });
 
   test('a complete month that is over is kept 6 h; a running month, a holey one or an empty one a few minutes', () => {
     const figures = figuresOf(period);
-    expect(figuresTtl('2024-02', figures, '2024-03-01')).toBe(21_600);
-    expect(figuresTtl('2024-02', figures, '2024-02-29')).toBe(300);
-    expect(figuresTtl('2024-02', { ...figures, n: 28 }, '2025-01-01')).toBe(300);
-    expect(figuresTtl('2024-02', null, '2025-01-01')).toBe(300);
+    expect(figuresTtl('2024-02', figures, '2024-03-01', 'USD')).toBe(21_600);
+    expect(figuresTtl('2024-02', figures, '2024-02-29', 'USD')).toBe(300);
+    expect(figuresTtl('2024-02', { ...figures, n: 28 }, '2025-01-01', 'USD')).toBe(300);
+    expect(figuresTtl('2024-02', null, '2025-01-01', 'USD')).toBe(300);
+  });
+
+  test('a derived month with gaps is final once it ended SETTLED_DAYS ago; a month without a record never is', () => {
+    const figures = figuresOf({ ...period, count: 21, to: '2024-02-29' });
+    expect(figuresTtl('2024-02', figures, addDays('2024-02-29', SETTLED_DAYS + 1), 'EUR')).toBe(21_600);
+    expect(figuresTtl('2024-02', figures, addDays('2024-02-29', SETTLED_DAYS), 'EUR')).toBe(300);
+    expect(figuresTtl('2024-02', figures, '2025-01-01', 'USD')).toBe(300);
+    expect(figuresTtl('2024-02', null, '2025-01-01', 'EUR')).toBe(300);
   });
 });
 

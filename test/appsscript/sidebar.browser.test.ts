@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CURRENCY_CODES } from '../../shared/currency-catalog';
 import type { Usage } from '../../shared/types';
 import { startApiServer, type ApiServer } from './support/api-server';
 import { loadGas } from './support/gas';
@@ -323,6 +324,25 @@ describe('settings sidebar', () => {
     await page.waitForSelector('#message.error');
     expect(await text(page, '#message')).toBe('Pegue la clave de nuevo para usarla con una dirección de API nueva.');
     await page.close();
+  });
+
+  test('lists every currency the functions take, named in the sheet’s language, folded until opened', async () => {
+    for (const [locale, lang, title, usd, eur, jpy] of [
+      ['en_US', 'en', 'Currencies', 'US dollar', 'Euro', 'Japanese yen'],
+      ['es_CR', 'es', 'Monedas', 'Dólar estadounidense', 'Euro', 'Yen japonés'],
+    ] as const) {
+      const page = await open(renderSidebar({}, locale));
+      expect(await page.locator('#currencies summary').innerText()).toBe(title);
+      expect(await page.locator('#currencyList').isVisible()).toBe(false);
+      await page.click('#currencies summary');
+      const cells = await page.locator('#currencyList dt, #currencyList dd').allInnerTexts();
+      expect(cells.filter((_, i) => i % 2 === 0)).toEqual([...CURRENCY_CODES]);
+      const names = new Map(cells.flatMap((c, i) => (i % 2 === 0 ? [[c, cells[i + 1]]] : [])));
+      expect([names.get('USD'), names.get('EUR'), names.get('JPY')]).toEqual([usd, eur, jpy]);
+      expect(await text(page, '.intro')).toContain(`${CURRENCY_CODES.length - 1} ${lang === 'es' ? 'monedas' : 'other currencies'}`);
+      expect(await text(page, '.help')).toContain(lang === 'es' ? '=EXCHANGERATE(A2; "venta"; "EUR")' : '=EXCHANGERATE(A2, "sell", "EUR")');
+      await page.close();
+    }
   });
 
   test('an address with markup in it stays text', async () => {

@@ -3,8 +3,10 @@
  * It talks to the server functions of `rpc.ts` through google.script.run and never holds the
  * saved key: the server sends its masked form only, and a pasted key leaves the input as soon
  * as it is saved. With a key saved, it shows this month's usage as a meter (from /usage), and a
- * notice when some cells show the last known good copy instead of a fresh answer.
+ * notice when some cells show the last known good copy instead of a fresh answer. It lists the
+ * currencies the functions take, named in the sheet's language.
  */
+import { currencyList } from '../currency-names';
 import type { StaleView } from '../lastgood';
 import { formatUtc, messages, type Locale } from '../messages';
 import type { ConnectionView } from '../rpc';
@@ -80,6 +82,18 @@ function start(view: SettingsView | null, locale: Locale): void {
 
   const number = (n: number) => n.toLocaleString(locale === 'es' ? 'es-CR' : 'en-US');
 
+  /** Rows of a definition list, as text (never markup). */
+  const definitions = (rows: ReadonlyArray<readonly [string, string]>): HTMLElement[] =>
+    rows.flatMap(([label, value]) => {
+      const dt = document.createElement('dt');
+      dt.textContent = label;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      return [dt, dd];
+    });
+
+  $('currencyList').replaceChildren(...definitions(currencyList(locale).map((c) => [c.code, c.name] as const)));
+
   const showStale = (stale: StaleView | null) => {
     $('stale').hidden = !stale;
     if (stale) $('staleBody').textContent = t.staleBody(stale.count, formatUtc(stale.oldestSavedAt), stale.reason);
@@ -142,15 +156,7 @@ function start(view: SettingsView | null, locale: Locale): void {
       [t.plan, c.planLabel],
       [t.perMinute, number(c.ratePerMinute)],
     ];
-    usage.replaceChildren(
-      ...rows.flatMap(([label, value]) => {
-        const dt = document.createElement('dt');
-        dt.textContent = label;
-        const dd = document.createElement('dd');
-        dd.textContent = value;
-        return [dt, dd];
-      }),
-    );
+    usage.replaceChildren(...definitions(rows));
     usage.hidden = false;
   };
 

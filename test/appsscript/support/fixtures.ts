@@ -2,7 +2,9 @@
  * The data the add-on tests' server holds: an official rate for every day from FIRST to LAST
  * except the GAPS, from a formula (so tests can compute any expected value), with a few days
  * pinned to the figures the rounding examples use (halves that binary floats miss), and one
- * window snapshot on LAST.
+ * window snapshot on LAST. Two currencies derived from cross rates against the dollar: the euro
+ * (dollars per unit) and the yen (units per dollar), on weekdays from CROSS_FIRST to LAST but
+ * their holidays, as the central bank publishes them.
  */
 import { addDays, daysBetween } from '../../../shared/dates';
 import type { InstitutionType } from '../../../shared/institutions';
@@ -44,3 +46,41 @@ export const INSTITUTIONS: ReadonlyArray<{ id: string; name: string; type: Insti
   { id: 'teledolar', name: 'Teledolar', type: 'exchange_house', buy: 507.5, sell: 513.25 },
   { id: 'coopeservidores', name: 'Coopeservidores', type: 'cooperative', buy: 504, sell: 516 },
 ];
+
+/** The first day of the cross rates: 2024 and January 2025, a span with no gap in the dollar's series. */
+export const CROSS_FIRST = '2024-01-01';
+
+/** Weekdays without a cross rate: the euro's Good Friday, Christmas and the New Year; the yen's New Year. */
+export const CROSS_HOLIDAYS: Record<'EUR' | 'JPY', ReadonlySet<string>> = {
+  EUR: new Set(['2024-01-01', '2024-03-29', '2024-12-25', '2024-12-26', '2025-01-01']),
+  JPY: new Set(['2024-01-01', '2024-01-02', '2024-01-03', '2025-01-01', '2025-01-02', '2025-01-03']),
+};
+
+/** Pinned for the exact examples: 2025-01-15's dollar (506.47 / 512.82) × 1.0301, and ÷ 156.42. */
+const CROSS_PINNED: Record<'EUR' | 'JPY', Record<string, number>> = {
+  EUR: { '2025-01-15': 1.0301 },
+  JPY: { '2025-01-15': 156.42 },
+};
+
+const isWeekend = (date: string): boolean => [0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay());
+
+/** The cross rate the central bank published for a day, in the catalog's direction, or null for a day it published none. */
+export function crossOf(currency: 'EUR' | 'JPY', date: string): number | null {
+  if (date < CROSS_FIRST || date > LAST || isWeekend(date) || CROSS_HOLIDAYS[currency].has(date)) return null;
+  const pinned = CROSS_PINNED[currency][date];
+  if (pinned !== undefined) return pinned;
+  const i = daysBetween(CROSS_FIRST, date);
+  return currency === 'EUR' ? (10_500 + ((i * 7) % 600)) / 10_000 : (14_000 + ((i * 13) % 2_000)) / 100;
+}
+
+/** Every cross rate the server holds. */
+export function allCrossRates(): Array<{ currency: 'EUR' | 'JPY'; date: string; value: number }> {
+  const out: Array<{ currency: 'EUR' | 'JPY'; date: string; value: number }> = [];
+  for (const currency of ['EUR', 'JPY'] as const) {
+    for (let d = CROSS_FIRST; d <= LAST; d = addDays(d, 1)) {
+      const value = crossOf(currency, d);
+      if (value !== null) out.push({ currency, date: d, value });
+    }
+  }
+  return out;
+}

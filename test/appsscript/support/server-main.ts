@@ -1,14 +1,15 @@
 /**
  * Runs in the worker of server-worker.cjs: the real app on an embedded database (or a private
- * PostgreSQL one when DATABASE_URL is set) with known rates, a window snapshot and five keys.
+ * PostgreSQL one when DATABASE_URL is set) with known rates (the dollar's, and the euro's and the
+ * yen's cross rates), a window snapshot and five keys.
  * Requests from the main thread arrive as messages and are answered through a SharedArrayBuffer
  * the main thread waits on (Atomics), which is what lets UrlFetchApp's shim be synchronous.
  */
 import { parentPort } from 'node:worker_threads';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import { createBankingStore } from '../../../server/store/banking';
-import { rate, startTestApp } from '../../helpers/app';
-import { allDays, INSTITUTIONS, LAST, quoteOf } from './fixtures';
+import { crossRate, rate, startTestApp } from '../../helpers/app';
+import { allCrossRates, allDays, INSTITUTIONS, LAST, quoteOf } from './fixtures';
 import { writeReply, type WorkerRequest, type FetchReply } from './sync-channel';
 
 async function fetchOne(request: { url: string; headers: Record<string, string> }): Promise<FetchReply> {
@@ -28,6 +29,7 @@ async function fetchOne(request: { url: string; headers: Record<string, string> 
 async function main(): Promise<void> {
   const app = await startTestApp();
   await app.seed(allDays().map((d) => rate(d, quoteOf(d).buy, quoteOf(d).sell)));
+  await app.seedCross(allCrossRates().map((c) => crossRate(c.currency, c.date, c.value)));
   await createBankingStore(app.database.db).saveDay({
     date: LAST,
     source: 'bccr-site',
