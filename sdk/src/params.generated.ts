@@ -16,50 +16,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
   };
@@ -78,50 +35,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
   };
@@ -140,50 +54,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * The records between two dates (`GET /exchange-rate/range`).
@@ -205,50 +76,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * Statistics of a window, per side (`GET /exchange-rate/analytics`).
@@ -275,50 +103,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * Monthly or yearly statistics (`GET /exchange-rate/stats`).
@@ -345,50 +130,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * A series ready to plot, with its trend line (`GET /exchange-rate/chart`).
@@ -410,50 +152,7 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * The currencies a rate can be asked in (`GET /currencies`).
@@ -473,55 +172,12 @@ export interface RouteParams {
      * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
      * Default `USD`.
      */
-    currency?:
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * Where a day's rate came from (`GET /exchange-rate/provenance`).
    *
-   * The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. format=html gives the same facts as a printable page.
+   * The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. For a currency other than the dollar, `inputs` gives both inputs (the dollar’s rate and the cross rate) with their own readings, and a revision of either is a revision of the derived day. format=html gives the same facts as a printable page.
    */
   '/exchange-rate/provenance': {
     /**
@@ -534,6 +190,11 @@ export interface RouteParams {
      * Default `es`.
      */
     locale?: 'es' | 'en';
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * The revisions of the days of a span (`GET /exchange-rate/revisions`).
@@ -551,6 +212,11 @@ export interface RouteParams {
      * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
      */
     to: DateInput;
+    /**
+     * The currency quoted in colones: USD (the official rate, the default) or another code from /currencies (derived from the central bank’s cross rate).
+     * Default `USD`.
+     */
+    currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
   };
   /**
    * Convert an amount between CRC and another currency (`GET /convert`).
@@ -564,97 +230,9 @@ export interface RouteParams {
      */
     amount: number | string;
     /** Currency of the amount: CRC or a code from /currencies (default USD, or CRC when "to" is another currency). */
-    from?:
-      | 'CRC'
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    from?: 'CRC' | 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** Currency wanted (default: CRC, or USD when "from" is CRC). */
-    to?:
-      | 'CRC'
-      | 'USD'
-      | 'AED'
-      | 'ARS'
-      | 'AUD'
-      | 'BDT'
-      | 'BOB'
-      | 'BRL'
-      | 'CAD'
-      | 'CHF'
-      | 'CLP'
-      | 'CNY'
-      | 'COP'
-      | 'DKK'
-      | 'DOP'
-      | 'EGP'
-      | 'EUR'
-      | 'GBP'
-      | 'GTQ'
-      | 'HKD'
-      | 'HNL'
-      | 'IDR'
-      | 'ILS'
-      | 'INR'
-      | 'JOD'
-      | 'JPY'
-      | 'KRW'
-      | 'LKR'
-      | 'MAD'
-      | 'MXN'
-      | 'MYR'
-      | 'NIO'
-      | 'NOK'
-      | 'NZD'
-      | 'PEN'
-      | 'PLN'
-      | 'RUB'
-      | 'SEK'
-      | 'SGD'
-      | 'THB'
-      | 'TWD'
-      | 'UYU'
-      | 'VND'
-      | 'ZAR';
+    to?: 'CRC' | 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /**
      * Which rate to apply.
      * Default `sell`.
@@ -743,8 +321,8 @@ export const QUERY_NAMES = {
   '/exchange-rate/chart': ['days', 'points', 'currency'],
   '/currencies': [],
   '/exchange-rate/close': ['month', 'currency'],
-  '/exchange-rate/provenance': ['date', 'locale'],
-  '/exchange-rate/revisions': ['from', 'to'],
+  '/exchange-rate/provenance': ['date', 'locale', 'currency'],
+  '/exchange-rate/revisions': ['from', 'to', 'currency'],
   '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill'],
   '/banking/rates': ['date', 'type'],
   '/banking/best': ['operation', 'date', 'type'],

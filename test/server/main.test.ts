@@ -147,7 +147,11 @@ describe('npm start without a reachable upstream', () => {
         success: true,
         data: {
           status: 'degraded',
-          reasons: [`no rate stored yet: the last sync failed: ${error}`],
+          // Without BCCR_TOKEN, also the note that the other currencies need one.
+          reasons: [
+            `no rate stored yet: the last sync failed: ${error}`,
+            'other currencies than USD need BCCR_TOKEN: their cross rates come only from the central bank’s SDDE API',
+          ],
           database: 'up',
           latestDate: null,
           lastSyncAt: null,

@@ -47,7 +47,8 @@ export function convertRoutes({ currencies, sync }: { currencies: CurrencySeries
         }
       },
       response: ConversionSchema,
-      example: { amount: '100', from: 'USD', to: 'CRC', rate: 'sell' },
+      // `from` left to its default: each side alone may then be any currency (the other one is CRC).
+      example: { amount: '100', to: 'CRC', rate: 'sell' },
       notFound: 'The requested day has no rate, or no rate is stored yet; the message says why.',
       formats: { csv: csvFormat },
       handle: async (query, { today }) => {
