@@ -136,14 +136,14 @@ describe('npm run sync', () => {
       expect({ code: long.code, stderr: long.stderr, firstLine: long.stdout.split('\n')[0] }).toEqual({
         code: 0,
         stderr: '',
-        firstLine: 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]',
+        firstLine: 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]',
       });
-      expect(listedOptions(long.stdout)).toEqual(['from', 'to', 'banking', 'help']);
+      expect(listedOptions(long.stdout)).toEqual(['from', 'to', 'banking', 'currencies', 'help']);
       expect(short).toEqual(long);
       expect(unknown).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'unknown option --since\nusage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking]\n',
+        stderr: 'unknown option --since\nusage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]\n',
       });
       // Nothing was fetched, nothing was opened.
       expect(fixture.fake.requests).toHaveLength(requests);
