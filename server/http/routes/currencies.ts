@@ -12,6 +12,8 @@ import type { RateSeries } from '../../store/series-reader';
 import { csvFormat } from '../formats/csv';
 import { defineRoute, type Route } from '../route';
 
+const DERIVED_CODES = DERIVED_CURRENCIES.map((c) => c.code);
+
 export interface CurrenciesDeps {
   dollar: Pick<RateSeries, 'earliestDate' | 'latest'>;
   cross: Pick<CrossRatesStore, 'spans'>;
@@ -30,7 +32,7 @@ export function currenciesRoutes({ dollar, cross }: CurrenciesDeps): Route[] {
       response: z.array(CurrencySchema),
       formats: { csv: csvFormat },
       handle: async (_, { today }) => {
-        const [since, latest, spans] = await Promise.all([dollar.earliestDate(), dollar.latest(today), cross.spans(today)]);
+        const [since, latest, spans] = await Promise.all([dollar.earliestDate(), dollar.latest(today), cross.spans(DERIVED_CODES, today)]);
         const spanOf = new Map(spans.map((s) => [s.currency, s]));
         const usd: CurrencyInfo = {
           ...DOLLAR,
