@@ -30,20 +30,18 @@ export interface DerivedCurrency {
   bounds: readonly [min: number, max: number];
 }
 
-const usdPerUnit = (code: string, es: string, en: string, indicator: string, bounds: readonly [number, number]): DerivedCurrency => ({
-  code,
-  name: { es, en },
-  indicator,
-  quote: 'usdPerUnit',
-  bounds,
-});
-const unitsPerUsd = (code: string, es: string, en: string, indicator: string, bounds: readonly [number, number]): DerivedCurrency => ({
-  code,
-  name: { es, en },
-  indicator,
-  quote: 'unitsPerUsd',
-  bounds,
-});
+/** An entry maker per quote direction, so that each line below reads as a row of a table. */
+const entry =
+  (quote: Quote) =>
+  (code: string, es: string, en: string, indicator: string, bounds: readonly [number, number]): DerivedCurrency => ({
+    code,
+    name: { es, en },
+    indicator,
+    quote,
+    bounds,
+  });
+const usdPerUnit = entry('usdPerUnit');
+const unitsPerUsd = entry('unitsPerUsd');
 
 /** The official series' own currency. */
 export const DOLLAR = { code: 'USD', name: { es: 'Dólar estadounidense', en: 'US dollar' } } as const;

@@ -7,6 +7,7 @@
  *   0  otherwise.
  */
 import type { CurrenciesCatchUpResult } from './sync-currencies';
+import type { SyncSummary } from './sync-run';
 import type { CatchUpResult } from './catch-up';
 import type { BankingSummary } from './sync-banking';
 
@@ -24,22 +25,27 @@ export function listDays(days: readonly string[], max = 12): string {
 
 const unique = (days: readonly string[]) => [...new Set(days)];
 
-/** The faults of an official sync that ran (`result.ran`). */
-export function officialFaults(result: CatchUpResult): Fault[] {
-  const faults: Fault[] = [];
-  for (const r of result.runs) {
+/** The faults of sync runs: a run that could not be read (1), what the sanity checks refused (2, counted as `what`). */
+function runFaults(runs: readonly SyncSummary[], what: string): Fault[] {
+  return runs.flatMap((r): Fault[] => {
     const run = `${r.source} ${r.from}..${r.to}`;
-    // A failed fallback (Hacienda, asked for today) counts too: its answer could not be read.
     if (r.status === 'failed') {
-      faults.push({ code: 1, reason: `${run} could not be fetched or parsed (${r.error ?? 'unknown error'}); nothing of that run was stored` });
-    } else if (r.rejected.length > 0) {
-      const days = unique(r.rejected.map((x) => x.date));
-      faults.push({
-        code: 2,
-        reason: `${run}: ${r.rejected.length} rows failed the sanity checks and were not stored, on ${listDays(days)}; the valid ones were stored`,
-      });
+      return [{ code: 1, reason: `${run} could not be fetched or parsed (${r.error ?? 'unknown error'}); nothing of that run was stored` }];
     }
-  }
+    if (r.rejected.length === 0) return [];
+    const days = unique(r.rejected.map((x) => x.date));
+    return [
+      {
+        code: 2,
+        reason: `${run}: ${r.rejected.length} ${what} failed the sanity checks and were not stored, on ${listDays(days)}; the valid ones were stored`,
+      },
+    ];
+  });
+}
+
+/** The faults of an official sync that ran (`result.ran`). A failed fallback (Hacienda, asked for today) counts too. */
+export function officialFaults(result: CatchUpResult): Fault[] {
+  const faults = runFaults(result.runs, 'rows');
   if (result.unfilled.length > 0) {
     faults.push({ code: 3, reason: `${result.unfilled.length} days before today still have no stored rate: ${listDays(result.unfilled)}` });
   }
@@ -68,20 +74,7 @@ export function bankingFaults(b: BankingSummary): Fault[] {
 /** The faults of the currencies' sync: a run that failed (1), cross rates refused (2); their gaps are no fault. */
 export function currenciesFaults(result: CurrenciesCatchUpResult): Fault[] {
   if (!result.ran) return [{ code: 1, reason: 'another instance is syncing the other currencies right now; nothing done' }];
-  const faults: Fault[] = [];
-  for (const r of result.runs) {
-    const run = `${r.source} ${r.from}..${r.to}`;
-    if (r.status === 'failed') {
-      faults.push({ code: 1, reason: `${run} could not be fetched or parsed (${r.error ?? 'unknown error'}); nothing of that run was stored` });
-    } else if (r.rejected.length > 0) {
-      const days = unique(r.rejected.map((x) => x.date));
-      faults.push({
-        code: 2,
-        reason: `${run}: ${r.rejected.length} values failed the sanity checks and were not stored, on ${listDays(days)}; the valid ones were stored`,
-      });
-    }
-  }
-  return faults;
+  return runFaults(result.runs, 'values');
 }
 
 /** The code of the first rule that applies (0 when none does), with the reasons that gave it. */
