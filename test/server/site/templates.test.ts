@@ -26,6 +26,12 @@ describe('format (shared by the server and the widgets)', () => {
     [0.5, '₡0,50', '₡0.50'],
     [1234.5, '₡1\u00a0234,50', '₡1,234.50'],
     [-12.3, '-₡12,30', '-₡12.30'],
+    // Below 10 colones a derived rate keeps its 6 significant digits, never fewer than two decimals.
+    [3.40123, '₡3,40123', '₡3.40123'],
+    [3.4, '₡3,40', '₡3.40'],
+    [0.0199123, '₡0,0199123', '₡0.0199123'],
+    [0.00000123456, '₡0,00000123456', '₡0.00000123456'],
+    [10.123, '₡10,12', '₡10.12'],
   ])('writes %d as %s in Spanish and %s in English', (value, es, en) => {
     expect(format.money(value, 'es')).toBe(es);
     expect(format.money(value, 'en')).toBe(en);
