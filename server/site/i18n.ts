@@ -43,6 +43,13 @@ export const TEXTS = {
       frameTitle: 'Tipo de cambio oficial USD/CRC del BCCR',
       demo: 'datos de demostración',
       demoShort: 'demo',
+      // A currency other than the dollar: never "oficial", the BCCR publishes only its cross rate.
+      derived: 'Derivado del tipo cruzado del BCCR',
+      derivedShort: 'derivado',
+      derivedFrameTitle: 'tipo de cambio derivado del tipo cruzado del BCCR',
+      refusedTitle: 'Widget mal configurado',
+      currencyUnknown: 'El parámetro currency debe ser un código de moneda admitido, como USD, EUR o JPY. Recibió:',
+      currencyRepeated: 'El parámetro currency debe indicarse una sola vez.',
     },
     site: {
       title: 'crc-rates · Tipo de cambio oficial del dólar en Costa Rica (BCCR)',
@@ -145,6 +152,13 @@ export const TEXTS = {
       frameTitle: 'Official USD/CRC exchange rate of the BCCR',
       demo: 'demo data',
       demoShort: 'demo',
+      // A currency other than the dollar: never "official", the BCCR publishes only its cross rate.
+      derived: 'Derived from the BCCR cross rate',
+      derivedShort: 'derived',
+      derivedFrameTitle: 'exchange rate derived from the BCCR cross rate',
+      refusedTitle: 'Widget misconfigured',
+      currencyUnknown: 'The currency parameter must be a supported currency code, such as USD, EUR or JPY. It got:',
+      currencyRepeated: 'The currency parameter must be given only once.',
     },
     site: {
       title: 'crc-rates · The official US dollar exchange rate of Costa Rica (BCCR)',

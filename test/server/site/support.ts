@@ -15,7 +15,10 @@ import pino from 'pino';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { createLocalChangeFeed } from '../../../server/changes';
 import { mountSite, type SiteDeps } from '../../../server/site';
+import { createCrossRatesStore } from '../../../server/store/cross-rates';
+import { createCurrencySeries } from '../../../server/store/currency-series';
 import { createRatesStore, type RateInput } from '../../../server/store/rates';
+import { createRatesInMemory } from '../../../server/store/rates-in-memory';
 import { createTestDatabase } from '../../helpers/database';
 
 export const CHROMIUM_ARGS = [
@@ -79,17 +82,21 @@ export async function startSite(options: { clock: () => Date; demo?: boolean }):
   const database = await createTestDatabase();
   const changes = createLocalChangeFeed();
   const rates = createRatesStore(database.db);
+  // The series as the app reads them: from memory, dropped on every change.
+  const onRatesChanged = (listener: () => void) => changes.onRatesChanged(listener);
+  const dollar = createRatesInMemory(rates, onRatesChanged);
+  const currencies = createCurrencySeries({ dollar, cross: createCrossRatesStore(database.db), onRatesChanged });
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const deps: SiteDeps = {
     db: database.db,
-    rates,
+    currencies,
     logger: pino({ level: 'silent' }),
     redis: null,
     clock: options.clock,
     publicUrl: url,
-    onRatesChanged: (listener) => changes.onRatesChanged(listener),
+    onRatesChanged,
     ...(options.demo === undefined ? {} : { demo: options.demo }),
   };
   const router = new Router();
