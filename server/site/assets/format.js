@@ -37,6 +37,14 @@
     return (value < 0 ? '-' : '') + '\u20a1' + whole + (lang === 'es' ? ',' : '.') + parts[1];
   }
 
+  /**
+   * Whether an amount is written too long for a widget's full-size figures: under one colón (a
+   * dong, a rupiah) it carries up to 7 decimals, ₡0,0234145, and the widget sets its figures smaller.
+   */
+  function compact(value) {
+    return Math.abs(value) < 1;
+  }
+
   /** 2025-01-15 → "15 de enero de 2025" / "January 15, 2025" (a calendar day, no time zone). */
   function date(iso, lang) {
     var m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
@@ -46,5 +54,5 @@
     return lang === 'es' ? day + ' de ' + month + ' de ' + m[1] : month + ' ' + day + ', ' + m[1];
   }
 
-  return { money: money, date: date };
+  return { money: money, compact: compact, date: date };
 });

@@ -32,6 +32,8 @@
     if (empty) empty.hidden = !!has;
     if (filled) filled.hidden = !has;
     if (!has) return;
+    var values = root.querySelector('.widget__values');
+    if (values) values.toggleAttribute('data-compact', format.compact(rate.buy) || format.compact(rate.sell));
     setText(field('buy'), format.money(rate.buy, lang));
     setText(field('sell'), format.money(rate.sell, lang));
     var time = field('date');

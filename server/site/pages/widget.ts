@@ -108,7 +108,7 @@ export function widgetPage(view: WidgetView): SafeHtml {
   <div class="widget__live" aria-live="polite" aria-atomic="true">
     <p class="widget__empty" data-state="empty"${rate ? html` hidden` : ''}>${t.empty}</p>
     <div class="widget__rate" data-state="rate"${rate ? '' : html` hidden`}>
-      <dl class="widget__values">
+      <dl class="widget__values"${rate && (format.compact(rate.buy) || format.compact(rate.sell)) ? html` data-compact` : ''}>
         <div class="widget__value"><dt>${t.buy}</dt><dd data-field="buy">${rate ? format.money(rate.buy, lang) : ''}</dd></div>
         <div class="widget__value"><dt>${t.sell}</dt><dd data-field="sell">${rate ? format.money(rate.sell, lang) : ''}</dd></div>
       </dl>

@@ -2,7 +2,7 @@
 import * as format from '../../../server/site/assets/format';
 import { html } from '../../../server/site/html';
 import { embedSnippet } from '../../../server/site/pages/landing';
-import { parseWidgetQuery } from '../../../server/site/widgets';
+import { parseWidgetCurrency, parseWidgetQuery, widgetDataUrl } from '../../../server/site/widgets';
 
 describe('html', () => {
   it('escapes every interpolated value, and only those', () => {
@@ -38,6 +38,17 @@ describe('format (shared by the server and the widgets)', () => {
   });
 
   it.each([
+    [0.0234145, true],
+    [0.999999, true],
+    [-0.5, true],
+    [1, false],
+    [3.40123, false],
+    [549.49, false],
+  ])('says whether %d is too long for the full-size figures: %s', (value, compact) => {
+    expect(format.compact(value)).toBe(compact);
+  });
+
+  it.each([
     ['2025-01-15', '15 de enero de 2025', 'January 15, 2025'],
     ['2025-09-30', '30 de septiembre de 2025', 'September 30, 2025'],
     ['2024-12-01', '1 de diciembre de 2024', 'December 1, 2024'],
@@ -63,6 +74,26 @@ describe('parseWidgetQuery', () => {
     [{ refresh: ['5', '6'] }, { theme: 'auto', refresh: 60 }],
   ])('reads %j as %j', (query, expected) => {
     expect(parseWidgetQuery(query)).toEqual(expected);
+  });
+});
+
+describe('parseWidgetCurrency', () => {
+  it.each([
+    [{}, { code: 'USD' }],
+    [{ currency: 'EUR' }, { code: 'EUR' }],
+    [{ currency: 'jpy' }, { code: 'JPY' }],
+    [{ currency: ' Usd ' }, { code: 'USD' }],
+    [{ currency: 'XYZ' }, { refused: 'XYZ' }],
+    [{ currency: '' }, { refused: '' }],
+    [{ currency: 'CRC' }, { refused: 'CRC' }],
+    [{ currency: ['EUR', 'USD'] }, { refused: null }],
+  ])('reads %j as %j', (query, expected) => {
+    expect(parseWidgetCurrency(query)).toEqual(expected);
+  });
+
+  it('polls the plain address for the dollar, and with the code for another currency', () => {
+    expect(widgetDataUrl('USD')).toBe('/widget-data.json');
+    expect(widgetDataUrl('EUR')).toBe('/widget-data.json?currency=EUR');
   });
 });
 
