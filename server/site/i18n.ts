@@ -65,7 +65,7 @@ export const TEXTS = {
       widgetsHeading: 'Widgets para su sitio',
       widgetsIntro: 'Gratis y sin llave. Copie el código en su página: el widget muestra el tipo de cambio oficial y se actualiza solo.',
       widgetsOptions:
-        'Opciones en la dirección: theme=auto, light o dark (auto sigue el tema del sistema) y refresh=segundos entre actualizaciones (60 por omisión).',
+        'Opciones en la dirección: currency=EUR u otro código de moneda (USD por omisión; las demás se derivan del tipo cruzado del BCCR), theme=auto, light o dark (auto sigue el tema del sistema) y refresh=segundos entre actualizaciones (60 por omisión).',
       card: 'Tarjeta',
       banner: 'Banner',
       snippetLabel: 'Código para insertar',
@@ -173,7 +173,8 @@ export const TEXTS = {
       noData: 'No exchange rate data yet. Check back soon.',
       widgetsHeading: 'Widgets for your site',
       widgetsIntro: 'Free, no key needed. Paste the code into your page: the widget shows the official rate and keeps itself up to date.',
-      widgetsOptions: 'Options in the address: theme=auto, light or dark (auto follows the system theme) and refresh=seconds between updates (60 by default).',
+      widgetsOptions:
+        'Options in the address: currency=EUR or another currency code (USD by default; the others are derived from the BCCR cross rate), theme=auto, light or dark (auto follows the system theme) and refresh=seconds between updates (60 by default).',
       card: 'Card',
       banner: 'Banner',
       snippetLabel: 'Embed code',
