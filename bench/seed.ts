@@ -1,18 +1,60 @@
-/** What the servers under test serve: a full history, a window snapshot and the keys that ask for them. */
+/**
+ * What the servers under test serve: a full history, the euro's cross rates, a window snapshot and
+ * the keys that ask for them.
+ */
 import { addDays, calendarDay } from '../shared/dates';
 import type { Database } from '../server/store/database';
+import { type DerivedCurrency, derivedCurrency } from '../shared/currency-catalog';
 import { PLANS } from '../shared/plans';
 import { createApiKeysStore } from '../server/store/api-keys';
 import { createBankingStore } from '../server/store/banking';
+import { createCrossRatesStore, type CrossInput } from '../server/store/cross-rates';
 import { createRatesStore, type RateInput } from '../server/store/rates';
-import { SYNTHETIC_FIRST_DATE, syntheticRate } from '../server/demo/synthetic-history';
+import { SYNTHETIC_FIRST_DATE, syntheticCross, syntheticRate } from '../server/demo/synthetic-history';
 
-/** A full synthetic history (1983 → today, every day) and one window snapshot, written through the stores. */
+/** Where the cross rates start: the central bank's series of most currencies go back to 2000. */
+export const CROSS_FIRST_DATE = '2000-01-01';
+
+/** The currencies the bench derives: the euro, asked beside the dollar. */
+export const BENCH_CURRENCIES = ['EUR'] as const;
+
+const catalogued = (code: string): DerivedCurrency => {
+  const currency = derivedCurrency(code);
+  if (!currency) throw new Error(`${code} is not in the currency catalog`);
+  return currency;
+};
+
+/** The days a currency's cross series has, as the real one: business days since 2000, none at the weekend. */
+export function crossDates(today: string, code = 'EUR'): string[] {
+  const currency = catalogued(code);
+  const dates: string[] = [];
+  for (let d = CROSS_FIRST_DATE; d <= today; d = addDays(d, 1)) if (syntheticCross(currency, d) !== null) dates.push(d);
+  return dates;
+}
+
+/** `codes`' synthetic cross rates on their business days since 2000, written through the store as a sync does. */
+export async function seedCrossRates(db: Database, codes: readonly string[], today: string, fetchedAt = new Date()): Promise<number> {
+  const rows: CrossInput[] = codes.flatMap((code) => {
+    const currency = catalogued(code);
+    return crossDates(today, code).map((date) => ({
+      currency: code,
+      date,
+      value: syntheticCross(currency, date) as number,
+      source: 'BCCR' as const,
+      fetchedAt,
+    }));
+  });
+  await createCrossRatesStore(db).upsert(rows);
+  return rows.length;
+}
+
+/** A full synthetic history (1983 → today, every day), the euro's cross rates and one window snapshot, written through the stores. */
 export async function seedFullHistory(db: Database, today = calendarDay(new Date())): Promise<number> {
   const rows: RateInput[] = [];
   const fetchedAt = new Date();
   for (let d = SYNTHETIC_FIRST_DATE; d <= today; d = addDays(d, 1)) rows.push({ date: d, ...syntheticRate(d), source: 'BCCR', fetchedAt });
   await createRatesStore(db).upsert(rows);
+  await seedCrossRates(db, BENCH_CURRENCIES, today, fetchedAt);
   const { buy, sell } = syntheticRate(today);
   const names = [
     'Banco Nacional de Costa Rica',

@@ -6,6 +6,7 @@
  */
 import { addDays, daysBetween } from '../shared/dates';
 import { SYNTHETIC_FIRST_DATE } from '../server/demo/synthetic-history';
+import { crossDates } from './seed';
 
 export const API = '/api/v1';
 
@@ -70,14 +71,29 @@ function spelt(pair: string, variant: number): string {
   return `${encoded(name, 0)}=${encoded(value, name.length)}`;
 }
 
+interface Queries {
+  size: number;
+  at(index: number): string;
+}
+
+/**
+ * Each of `pairs` (`name=value`, all of one length) in every spelling but the plain one (which a
+ * cached row asks): pairs × (2^(characters − 1) − 1) queries, walked by `scrambled` so that none
+ * is asked twice before all were, far more than any run sends.
+ */
+function respelt(pairs: readonly string[]): Queries {
+  // Every non-empty subset of a pair's characters other than `=`.
+  const spellings = 2 ** ((pairs[0] ?? '').length - 1) - 1;
+  return { size: pairs.length * spellings, at: (index) => spelt(pairs[index % pairs.length] as string, Math.floor(index / pairs.length) + 1) };
+}
+
 /**
  * The queries of the uncached close: each month from the first of the history to today's, in
- * every spelling of `month=YYYY-MM` but the plain one (which the cached row asks), some 530 × 4,095:
- * `scrambled` asks each of these two million queries once before any again, far more than any run
- * sends, so every one is a miss however the cache is bounded (in answers or in bytes: some 530
- * months of 350–490 bytes alone would fit in either), and the server does the route's whole work.
+ * every spelling of `month=YYYY-MM` but the plain one, some 530 × 4,095: two million queries, so
+ * every one is a miss however the cache is bounded (in answers or in bytes: some 530 months of
+ * 350–490 bytes alone would fit in either), and the server does the route's whole work.
  */
-function closeQueries(today: string): { size: number; at(index: number): string } {
+function closeQueries(today: string): Queries {
   const [firstYear, firstMonth] = SYNTHETIC_FIRST_DATE.split('-').map(Number) as [number, number];
   const [year, month] = today.split('-').map(Number) as [number, number];
   const months = (year - firstYear) * 12 + (month - firstMonth) + 1;
@@ -85,10 +101,16 @@ function closeQueries(today: string): { size: number; at(index: number): string 
     const m = firstMonth - 1 + n;
     return `month=${firstYear + Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
   };
-  // Every non-empty subset of the pair's characters other than `=` (12 of them).
-  const spellings = 2 ** (pair(0).length - 1) - 1;
-  return { size: months * spellings, at: (index) => spelt(pair(index % months), Math.floor(index / months) + 1) };
+  return respelt(Array.from({ length: months }, (_, n) => pair(n)));
 }
+
+/**
+ * The queries of the uncached reads by date: each business day since 2000 (the days the euro has,
+ * some 7,000, asked of the dollar too so both read the same days) in every spelling of
+ * `date=YYYY-MM-DD` but the plain one, some 7,000 × 16,383. Answers of 300 bytes are so small that
+ * the cache's 16 MB keeps tens of thousands: only spellings make sure none is asked again.
+ */
+const dateQueries = (today: string): Queries => respelt(crossDates(today).map((date) => `date=${date}`));
 
 const fixed = (id: string, name: string, path: string, keyed = true): Workload => ({ id, name, keyed, path: () => path });
 
@@ -105,11 +127,16 @@ export function createWorkloads(today: string): Record<string, Workload> {
   const statsStart = scrambled(historyDays - 365);
   const close = closeQueries(today);
   const closeQuery = scrambled(close.size);
+  const dates = dateQueries(today);
+  // One walk each, the same for both: the dollar's and the euro's rows ask the same days.
+  const [dollarDate, euroDate] = [scrambled(dates.size), scrambled(dates.size)];
   const random = seededRandom(2026);
 
   const workloads: Workload[] = [
     fixed('latest', '/exchange-rate/latest', `${API}/exchange-rate/latest`),
+    fixed('latest-eur', '/exchange-rate/latest?currency=EUR', `${API}/exchange-rate/latest?currency=EUR`),
     fixed('date', '/exchange-rate?date=', `${API}/exchange-rate?date=2025-01-15`),
+    fixed('date-eur', '/exchange-rate?date=&currency=EUR', `${API}/exchange-rate?date=2025-01-15&currency=EUR`),
     fixed('convert', '/convert', `${API}/convert?amount=1234.56&from=USD&to=CRC&rate=sell`),
     fixed('banking', '/banking/best', `${API}/banking/best?operation=sell`),
     fixed('range', '/exchange-rate/range, 366 days', `${API}/exchange-rate/range?from=2024-01-01&to=2025-01-01`),
@@ -139,6 +166,18 @@ export function createWorkloads(today: string): Record<string, Workload> {
         const to = from + 365 + Math.floor(random() * (historyDays - 365 - from));
         return `${API}/exchange-rate/stats?period=monthly&from=${day(from)}&to=${day(to)}`;
       },
+    },
+    {
+      id: 'date-uncached',
+      name: 'uncached /exchange-rate?date=, a business day since 2000',
+      keyed: true,
+      path: () => `${API}/exchange-rate?${dates.at(dollarDate())}`,
+    },
+    {
+      id: 'date-uncached-eur',
+      name: 'uncached /exchange-rate?date=&currency=EUR, the same days',
+      keyed: true,
+      path: () => `${API}/exchange-rate?${dates.at(euroDate())}&currency=EUR`,
     },
     fixed('close', '/exchange-rate/close, 2025-01', `${API}/exchange-rate/close?month=2025-01`),
     {

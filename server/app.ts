@@ -147,7 +147,7 @@ export function createApp(deps: AppDeps): App {
   const site = new Router<AppState>();
   mountSite(site, {
     db: deps.db,
-    rates: series,
+    currencies,
     logger: deps.logger,
     redis,
     clock,

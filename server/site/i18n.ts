@@ -43,6 +43,13 @@ export const TEXTS = {
       frameTitle: 'Tipo de cambio oficial USD/CRC del BCCR',
       demo: 'datos de demostración',
       demoShort: 'demo',
+      // A currency other than the dollar: never "oficial", the BCCR publishes only its cross rate.
+      derived: 'Derivado del tipo cruzado del BCCR',
+      derivedShort: 'derivado',
+      derivedFrameTitle: 'tipo de cambio derivado del tipo cruzado del BCCR',
+      refusedTitle: 'Widget mal configurado',
+      currencyUnknown: 'El parámetro currency debe ser un código de moneda admitido, como USD, EUR o JPY. Recibió:',
+      currencyRepeated: 'El parámetro currency debe indicarse una sola vez.',
     },
     site: {
       title: 'crc-rates · Tipo de cambio oficial del dólar en Costa Rica (BCCR)',
@@ -58,7 +65,7 @@ export const TEXTS = {
       widgetsHeading: 'Widgets para su sitio',
       widgetsIntro: 'Gratis y sin llave. Copie el código en su página: el widget muestra el tipo de cambio oficial y se actualiza solo.',
       widgetsOptions:
-        'Opciones en la dirección: theme=auto, light o dark (auto sigue el tema del sistema) y refresh=segundos entre actualizaciones (60 por omisión).',
+        'Opciones en la dirección: currency=EUR u otro código de moneda (USD por omisión; las demás se derivan del tipo cruzado del BCCR), theme=auto, light o dark (auto sigue el tema del sistema) y refresh=segundos entre actualizaciones (60 por omisión).',
       card: 'Tarjeta',
       banner: 'Banner',
       snippetLabel: 'Código para insertar',
@@ -145,6 +152,13 @@ export const TEXTS = {
       frameTitle: 'Official USD/CRC exchange rate of the BCCR',
       demo: 'demo data',
       demoShort: 'demo',
+      // A currency other than the dollar: never "official", the BCCR publishes only its cross rate.
+      derived: 'Derived from the BCCR cross rate',
+      derivedShort: 'derived',
+      derivedFrameTitle: 'exchange rate derived from the BCCR cross rate',
+      refusedTitle: 'Widget misconfigured',
+      currencyUnknown: 'The currency parameter must be a supported currency code, such as USD, EUR or JPY. It got:',
+      currencyRepeated: 'The currency parameter must be given only once.',
     },
     site: {
       title: 'crc-rates · The official US dollar exchange rate of Costa Rica (BCCR)',
@@ -159,7 +173,8 @@ export const TEXTS = {
       noData: 'No exchange rate data yet. Check back soon.',
       widgetsHeading: 'Widgets for your site',
       widgetsIntro: 'Free, no key needed. Paste the code into your page: the widget shows the official rate and keeps itself up to date.',
-      widgetsOptions: 'Options in the address: theme=auto, light or dark (auto follows the system theme) and refresh=seconds between updates (60 by default).',
+      widgetsOptions:
+        'Options in the address: currency=EUR or another currency code (USD by default; the others are derived from the BCCR cross rate), theme=auto, light or dark (auto follows the system theme) and refresh=seconds between updates (60 by default).',
       card: 'Card',
       banner: 'Banner',
       snippetLabel: 'Embed code',

@@ -8,7 +8,7 @@ import type Redis from 'ioredis';
 import type { Logger } from '../logger';
 import type { Database } from '../store/database';
 import { createAccessRequestsStore } from '../store/access-requests';
-import type { RatesStore } from '../store/rates';
+import type { CurrencySeries } from '../store/currency-series';
 import { limitPerIp } from '../access/rate-limit';
 import { loadAssets } from './assets';
 import { mountDocs } from './docs';
@@ -20,8 +20,8 @@ import { mountWidgets } from './widgets';
 
 export interface SiteDeps {
   db: Database;
-  /** The official series to read (the app passes the one it keeps in memory). */
-  rates: RatesStore;
+  /** The series of every currency, the official one first (the app passes the ones it keeps in memory). */
+  currencies: CurrencySeries;
   logger: Logger;
   redis: Redis | null;
   clock: () => Date;
@@ -41,7 +41,7 @@ export const SITE_LIMITS = { pagesPerMinute: 1200, formPostsPer10Minutes: 10 } a
 
 export function mountSite(router: Router, deps: SiteDeps): void {
   const assets = loadAssets();
-  const latest = createLatestRate({ rates: deps.rates, clock: deps.clock, onRatesChanged: deps.onRatesChanged });
+  const latest = createLatestRate({ currencies: deps.currencies, clock: deps.clock, onRatesChanged: deps.onRatesChanged });
   const pagesLimit = limitPerIp({ redis: deps.redis, logger: deps.logger, namespace: 'site', windowSeconds: 60, max: SITE_LIMITS.pagesPerMinute });
 
   // Before the form's limit, so that its refusal too becomes a page for a plain form post.

@@ -13,6 +13,7 @@
   var lang = root.getAttribute('data-lang') === 'en' ? 'en' : 'es';
   var seconds = Math.max(1, Number(root.getAttribute('data-refresh')) || 60);
   var url = root.getAttribute('data-src') || '/widget-data.json';
+  var currency = root.getAttribute('data-currency') || 'USD';
 
   function field(name) {
     return root.querySelector('[data-field="' + name + '"]');
@@ -23,12 +24,16 @@
   }
 
   function show(rate) {
+    // Another currency's rate (a cache in between that ignores query strings) is never shown as ours.
+    if (rate && rate.currency && rate.currency !== currency) return;
     var empty = root.querySelector('[data-state="empty"]');
     var filled = root.querySelector('[data-state="rate"]');
     var has = rate && typeof rate.date === 'string' && typeof rate.buy === 'number' && typeof rate.sell === 'number';
     if (empty) empty.hidden = !!has;
     if (filled) filled.hidden = !has;
     if (!has) return;
+    var values = root.querySelector('.widget__values');
+    if (values) values.toggleAttribute('data-compact', format.compact(rate.buy) || format.compact(rate.sell));
     setText(field('buy'), format.money(rate.buy, lang));
     setText(field('sell'), format.money(rate.sell, lang));
     var time = field('date');

@@ -112,7 +112,15 @@ describe('GET /widget-data.json', () => {
     expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(headers.get('cache-control')).toBe('public, max-age=30');
     expect(headers.get('etag')).toMatch(/^"[\w-]+"$/);
-    expect(JSON.parse(text)).toEqual({ date: '2025-01-15', buy: 468.29, sell: 474.1, source: 'BCCR', fetchedAt: '2025-01-14T18:05:12.000Z' });
+    expect(JSON.parse(text)).toEqual({
+      currency: 'USD',
+      kind: 'official',
+      date: '2025-01-15',
+      buy: 468.29,
+      sell: 474.1,
+      source: 'BCCR',
+      fetchedAt: '2025-01-14T18:05:12.000Z',
+    });
   });
 
   it('answers a matching If-None-Match with 304, and a changed rate with a new ETag', async () => {
@@ -280,7 +288,7 @@ describe('the landing page', () => {
       expect(page).toContain('<div class="widget__rate" data-state="rate" hidden>');
       const data = await fetch(`${fresh.url}/widget-data.json`);
       expect(data.status).toBe(200);
-      expect(await data.json()).toEqual({ date: null, buy: null, sell: null, source: null, fetchedAt: null });
+      expect(await data.json()).toEqual({ currency: 'USD', kind: 'official', date: null, buy: null, sell: null, source: null, fetchedAt: null });
     } finally {
       await fresh.close();
     }

@@ -15,7 +15,10 @@ import pino from 'pino';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { createLocalChangeFeed } from '../../../server/changes';
 import { mountSite, type SiteDeps } from '../../../server/site';
+import { createCrossRatesStore, type CrossInput } from '../../../server/store/cross-rates';
+import { createCurrencySeries } from '../../../server/store/currency-series';
 import { createRatesStore, type RateInput } from '../../../server/store/rates';
+import { createRatesInMemory } from '../../../server/store/rates-in-memory';
 import { createTestDatabase } from '../../helpers/database';
 
 export const CHROMIUM_ARGS = [
@@ -68,6 +71,8 @@ export interface SiteOnly {
   url: string;
   /** Writes rows and announces the change, as a sync does. */
   seed(rows: readonly RateInput[]): Promise<void>;
+  /** Writes cross rates against the dollar and announces the change, as the currencies' sync does. */
+  seedCross(rows: readonly CrossInput[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,17 +84,22 @@ export async function startSite(options: { clock: () => Date; demo?: boolean }):
   const database = await createTestDatabase();
   const changes = createLocalChangeFeed();
   const rates = createRatesStore(database.db);
+  // The series as the app reads them: from memory, dropped on every change.
+  const onRatesChanged = (listener: () => void) => changes.onRatesChanged(listener);
+  const dollar = createRatesInMemory(rates, onRatesChanged);
+  const cross = createCrossRatesStore(database.db);
+  const currencies = createCurrencySeries({ dollar, cross, onRatesChanged });
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const deps: SiteDeps = {
     db: database.db,
-    rates,
+    currencies,
     logger: pino({ level: 'silent' }),
     redis: null,
     clock: options.clock,
     publicUrl: url,
-    onRatesChanged: (listener) => changes.onRatesChanged(listener),
+    onRatesChanged,
     ...(options.demo === undefined ? {} : { demo: options.demo }),
   };
   const router = new Router();
@@ -101,6 +111,10 @@ export async function startSite(options: { clock: () => Date; demo?: boolean }):
     url,
     async seed(rows) {
       await rates.upsert(rows);
+      await changes.ratesChanged();
+    },
+    async seedCross(rows) {
+      await cross.upsert(rows);
       await changes.ratesChanged();
     },
     async close() {

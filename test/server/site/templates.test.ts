@@ -2,7 +2,7 @@
 import * as format from '../../../server/site/assets/format';
 import { html } from '../../../server/site/html';
 import { embedSnippet } from '../../../server/site/pages/landing';
-import { parseWidgetQuery } from '../../../server/site/widgets';
+import { parseWidgetCurrency, parseWidgetQuery, widgetDataUrl } from '../../../server/site/widgets';
 
 describe('html', () => {
   it('escapes every interpolated value, and only those', () => {
@@ -26,9 +26,26 @@ describe('format (shared by the server and the widgets)', () => {
     [0.5, '₡0,50', '₡0.50'],
     [1234.5, '₡1\u00a0234,50', '₡1,234.50'],
     [-12.3, '-₡12,30', '-₡12.30'],
+    // Below 10 colones a derived rate keeps its 6 significant digits, never fewer than two decimals.
+    [3.40123, '₡3,40123', '₡3.40123'],
+    [3.4, '₡3,40', '₡3.40'],
+    [0.0199123, '₡0,0199123', '₡0.0199123'],
+    [0.00000123456, '₡0,00000123456', '₡0.00000123456'],
+    [10.123, '₡10,12', '₡10.12'],
   ])('writes %d as %s in Spanish and %s in English', (value, es, en) => {
     expect(format.money(value, 'es')).toBe(es);
     expect(format.money(value, 'en')).toBe(en);
+  });
+
+  it.each([
+    [0.0234145, true],
+    [0.999999, true],
+    [-0.5, true],
+    [1, false],
+    [3.40123, false],
+    [549.49, false],
+  ])('says whether %d is too long for the full-size figures: %s', (value, compact) => {
+    expect(format.compact(value)).toBe(compact);
   });
 
   it.each([
@@ -57,6 +74,26 @@ describe('parseWidgetQuery', () => {
     [{ refresh: ['5', '6'] }, { theme: 'auto', refresh: 60 }],
   ])('reads %j as %j', (query, expected) => {
     expect(parseWidgetQuery(query)).toEqual(expected);
+  });
+});
+
+describe('parseWidgetCurrency', () => {
+  it.each([
+    [{}, { code: 'USD' }],
+    [{ currency: 'EUR' }, { code: 'EUR' }],
+    [{ currency: 'jpy' }, { code: 'JPY' }],
+    [{ currency: ' Usd ' }, { code: 'USD' }],
+    [{ currency: 'XYZ' }, { refused: 'XYZ' }],
+    [{ currency: '' }, { refused: '' }],
+    [{ currency: 'CRC' }, { refused: 'CRC' }],
+    [{ currency: ['EUR', 'USD'] }, { refused: null }],
+  ])('reads %j as %j', (query, expected) => {
+    expect(parseWidgetCurrency(query)).toEqual(expected);
+  });
+
+  it('polls the plain address for the dollar, and with the code for another currency', () => {
+    expect(widgetDataUrl('USD')).toBe('/widget-data.json');
+    expect(widgetDataUrl('EUR')).toBe('/widget-data.json?currency=EUR');
   });
 });
 
