@@ -161,6 +161,12 @@ export interface RouteParams {
    */
   '/currencies': Record<string, never>;
   /**
+   * Which official rate Costa Rican rules name for what (`GET /purposes`).
+   *
+   * Each value of `purpose` (on /exchange-rate, /exchange-rate/latest, /convert and /exchange-rate/close): the side of the central bank’s reference rate its rule names, whose date applies, the day a month close uses, the rule in Spanish and English, its legal basis and Spanish aliases. Cited for information, not legal advice.
+   */
+  '/purposes': Record<string, never>;
+  /**
    * The figures to close a month with (`GET /exchange-rate/close`).
    *
    * The first and last dates present, the calendar days of the month and how many have a record, the days up to the latest date with none, whether every day has one (a month still running never is), the record of the last calendar day (null when that day has none, never another day) and, per side, average, min, max, first, last and change over the month’s records. The month may not be after the current one (Costa Rica time).
@@ -320,6 +326,7 @@ export const QUERY_NAMES = {
   '/exchange-rate/stats': ['period', 'from', 'to', 'currency'],
   '/exchange-rate/chart': ['days', 'points', 'currency'],
   '/currencies': [],
+  '/purposes': [],
   '/exchange-rate/close': ['month', 'currency'],
   '/exchange-rate/provenance': ['date', 'locale', 'currency'],
   '/exchange-rate/revisions': ['from', 'to', 'currency'],
