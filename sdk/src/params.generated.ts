@@ -19,6 +19,8 @@ export interface RouteParams {
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
+    /** The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names. GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
   };
   /**
    * The official rate of one day (`GET /exchange-rate`).
@@ -38,6 +40,8 @@ export interface RouteParams {
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
+    /** The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names. GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
   };
   /**
    * The last days of the series (`GET /exchange-rate/history`).
@@ -179,6 +183,8 @@ export interface RouteParams {
      * Default `USD`.
      */
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
+    /** The rule the close is for: the answer adds `purpose`, citing the rule, and `purposeRate`, the side it names on the day it names at a close (the month’s last day; December 31 of the month’s year for income-tax). GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
   };
   /**
    * Where a day's rate came from (`GET /exchange-rate/provenance`).
@@ -240,7 +246,7 @@ export interface RouteParams {
     /** Currency wanted (default: CRC, or USD when "from" is CRC). */
     to?: 'CRC' | 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /**
-     * Which rate to apply.
+     * Which rate to apply (not with "purpose", which names it).
      * Default `sell`.
      */
     rate?: 'buy' | 'sell';
@@ -251,6 +257,8 @@ export interface RouteParams {
     date?: DateInput;
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
+    /** The rule the conversion is for, instead of "rate": the side it names applies, and the answer cites the rule in `purpose`; give the day the rule names as "date". GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
   };
   /**
    * Buy and sell rates of every institution at the window (`GET /banking/rates`).
@@ -318,8 +326,8 @@ export type RoutePath = keyof RouteParams;
 
 /** The parameter names of each route, in the server's order: the client sends these and no others. */
 export const QUERY_NAMES = {
-  '/exchange-rate/latest': ['currency', 'fill'],
-  '/exchange-rate': ['date', 'currency', 'fill'],
+  '/exchange-rate/latest': ['currency', 'fill', 'purpose'],
+  '/exchange-rate': ['date', 'currency', 'fill', 'purpose'],
   '/exchange-rate/history': ['days', 'currency'],
   '/exchange-rate/range': ['from', 'to', 'currency'],
   '/exchange-rate/analytics': ['days', 'from', 'to', 'currency'],
@@ -327,10 +335,10 @@ export const QUERY_NAMES = {
   '/exchange-rate/chart': ['days', 'points', 'currency'],
   '/currencies': [],
   '/purposes': [],
-  '/exchange-rate/close': ['month', 'currency'],
+  '/exchange-rate/close': ['month', 'currency', 'purpose'],
   '/exchange-rate/provenance': ['date', 'locale', 'currency'],
   '/exchange-rate/revisions': ['from', 'to', 'currency'],
-  '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill'],
+  '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill', 'purpose'],
   '/banking/rates': ['date', 'type'],
   '/banking/best': ['operation', 'date', 'type'],
   '/insights': ['days', 'locale'],

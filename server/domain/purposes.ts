@@ -2,7 +2,7 @@
  * What a purpose (shared/purposes.ts) puts in an answer: the citation of its rule, and the day a
  * month close applies it to. Pure: the table is the data, these are the only readings of it.
  */
-import type { Purpose } from '../../shared/purposes';
+import { purposeOf, type Purpose, type PurposeId } from '../../shared/purposes';
 import type { PurposeCitation, PurposeInfo } from '../../shared/types';
 import { monthBounds } from './month-close';
 
@@ -34,4 +34,9 @@ export function purposeInfo(purpose: Purpose): PurposeInfo {
 export function closeDayOf(purpose: Purpose, month: string): string {
   if (purpose.close === 'fiscal-year-end') return `${month.slice(0, 4)}-12-31`;
   return monthBounds(month).last;
+}
+
+/** The answer with the citation of the purpose's rule added, or the answer itself without a purpose. */
+export function withPurpose<T extends object>(answer: T, id: PurposeId | undefined): T & { purpose?: PurposeCitation } {
+  return id ? { ...answer, purpose: citationOf(purposeOf(id)) } : answer;
 }

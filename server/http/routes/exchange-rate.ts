@@ -7,12 +7,13 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
 import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
 import { analyze } from '../../domain/analytics';
+import { withPurpose } from '../../domain/purposes';
 import { chartOfColumns } from '../../domain/chart';
 import type { SyncView } from '../../jobs/sync-status';
 import type { CurrencySeries } from '../../store/currency-series';
 import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
-import { currencyCode, date, fill, integer, oneOf } from '../params';
+import { currencyCode, date, fill, integer, oneOf, purpose } from '../params';
 import { carried } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
@@ -24,6 +25,9 @@ const { history, range, analytics, chart } = LIMITS;
 /** `sync` tells a 404 on an empty series what the sync is doing about it. */
 export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencySeries; sync: SyncView }): Route[] {
   const currency = currencyCode();
+  const forPurpose = purpose(
+    'The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names.',
+  );
   return [
     defineRoute({
       path: '/exchange-rate/latest',
@@ -32,14 +36,14 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       summary: 'The latest official rate',
       description:
         'The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom.',
-      query: { currency, fill: fill() },
+      query: { currency, fill: fill(), purpose: forPurpose },
       response: ExchangeRateSchema,
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
-      handle: async ({ currency, fill }, { today }) => {
+      handle: async ({ currency, fill, purpose }, { today }) => {
         const latest = await currencies.of(currency).latest(today);
         if (!latest) throw await nothingStored(sync, currency);
-        return fill && latest.date < today ? carried(latest, today) : latest;
+        return withPurpose(fill && latest.date < today ? carried(latest, today) : latest, purpose);
       },
     }),
 
@@ -49,19 +53,19 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       access: 'key',
       summary: 'The official rate of one day',
       description: 'Every calendar day has a value, weekends and holidays included; 404 when the day has none.',
-      query: { date: date('The day, YYYY-MM-DD.'), currency, fill: fill() },
+      query: { date: date('The day, YYYY-MM-DD.'), currency, fill: fill(), purpose: forPurpose },
       response: ExchangeRateSchema,
       example: { date: '2025-01-15' },
       notFound:
         'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
       formats: { csv: csvFormat },
-      handle: async ({ date, currency, fill }, { today }) => {
+      handle: async ({ date, currency, fill, purpose }, { today }) => {
         const rates = currencies.of(currency);
         const record = await rates.byDate(date);
-        if (record) return record;
+        if (record) return withPurpose(record, purpose);
         // Carried only up to today: a later day's rate has not been published, it is not a gap.
         const earlier = fill && date <= today ? await rates.before(date) : null;
-        if (earlier) return carried(earlier, date);
+        if (earlier) return withPurpose(carried(earlier, date), purpose);
         throw await noRateFor(rates, sync, date, today, currency);
       },
     }),
