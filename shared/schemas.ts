@@ -82,6 +82,14 @@ export const ExchangeRateSchema = z
       .optional()
       .meta({ description: 'With fill=previous, the date whose rate is given for a day that has none (absent when nothing is carried).' }),
     // Last, after the fields the record always had: a CSV's columns keep their places.
+    buyInverse: z.number().optional().meta({
+      example: 0.001974450609,
+      description: 'With inverse=true: units of the currency per 1 CRC at the buy rate, 1 / buy to 10 significant digits (half away from zero).',
+    }),
+    sellInverse: z
+      .number()
+      .optional()
+      .meta({ example: 0.00195000195, description: 'With inverse=true: units of the currency per 1 CRC at the sell rate, 1 / sell to 10 significant digits.' }),
     purpose: PurposeCitationSchema.optional().meta({ description: 'With purpose=: the rule applied; `purpose.side` is the side it names.' }),
   })
   .meta({ id: 'ExchangeRate' });

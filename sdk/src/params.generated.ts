@@ -21,6 +21,11 @@ export interface RouteParams {
     fill?: 'previous';
     /** The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names. GET /api/v1/purposes lists each rule, its basis and the day it names. */
     purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * The official rate of one day (`GET /exchange-rate`).
@@ -42,6 +47,11 @@ export interface RouteParams {
     fill?: 'previous';
     /** The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names. GET /api/v1/purposes lists each rule, its basis and the day it names. */
     purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * The last days of the series (`GET /exchange-rate/history`).
@@ -59,6 +69,11 @@ export interface RouteParams {
      * Default `USD`.
      */
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * The records between two dates (`GET /exchange-rate/range`).
@@ -81,6 +96,11 @@ export interface RouteParams {
      * Default `USD`.
      */
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * Statistics of a window, per side (`GET /exchange-rate/analytics`).
@@ -326,10 +346,10 @@ export type RoutePath = keyof RouteParams;
 
 /** The parameter names of each route, in the server's order: the client sends these and no others. */
 export const QUERY_NAMES = {
-  '/exchange-rate/latest': ['currency', 'fill', 'purpose'],
-  '/exchange-rate': ['date', 'currency', 'fill', 'purpose'],
-  '/exchange-rate/history': ['days', 'currency'],
-  '/exchange-rate/range': ['from', 'to', 'currency'],
+  '/exchange-rate/latest': ['currency', 'fill', 'purpose', 'inverse'],
+  '/exchange-rate': ['date', 'currency', 'fill', 'purpose', 'inverse'],
+  '/exchange-rate/history': ['days', 'currency', 'inverse'],
+  '/exchange-rate/range': ['from', 'to', 'currency', 'inverse'],
   '/exchange-rate/analytics': ['days', 'from', 'to', 'currency'],
   '/exchange-rate/stats': ['period', 'from', 'to', 'currency'],
   '/exchange-rate/chart': ['days', 'points', 'currency'],

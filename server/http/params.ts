@@ -105,6 +105,14 @@ export function fill() {
   ).optional();
 }
 
+/** The values of a yes-or-no parameter (`inverse=true`), case-insensitive like every enumeration. */
+export const FLAG_VALUES = ['true', 'false'] as const;
+
+/** A yes-or-no parameter, `false` when left out; the handler reads `=== 'true'`. */
+export function flag(description: string) {
+  return oneOf(FLAG_VALUES, description, 'false');
+}
+
 /**
  * `purpose=`: the rule whose side (and day) the answer applies (shared/purposes.ts); an unknown one
  * is a 400 that lists them.
