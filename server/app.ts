@@ -120,6 +120,7 @@ export function createApp(deps: AppDeps): App {
     apiRoutes({
       exchangeRate: { currencies, sync },
       currencies: { dollar: series, cross },
+      purposes: {},
       close: { currencies },
       provenance: { db: deps.db, currencies, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
       convert: { currencies, sync },

@@ -13,12 +13,14 @@ import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
 import { insightsRoutes } from './http/routes/insights';
 import { provenanceRoutes } from './http/routes/provenance';
+import { purposesRoutes } from './http/routes/purposes';
 import { usageRoutes } from './http/routes/usage';
 
 /** Each group of routes by name, in the order the documents list them. */
 export const ROUTE_GROUPS = {
   exchangeRate: exchangeRateRoutes,
   currencies: currenciesRoutes,
+  purposes: purposesRoutes,
   close: closeRoutes,
   provenance: provenanceRoutes,
   convert: convertRoutes,

@@ -8,6 +8,7 @@ import { RATE_SIDES, RATE_SOURCES } from './currencies';
 import { CURRENCY_CODES, QUOTES } from './currency-catalog';
 import { ERROR_CODES } from './errors';
 import { INSTITUTION_TYPES } from './institutions';
+import { PURPOSE_CLOSE_DAYS, PURPOSE_IDS } from './purposes';
 
 const isoDate = z
   .string()
@@ -28,6 +29,35 @@ export const DerivedSchema = z
     id: 'Derived',
     description: 'How a rate other than the dollar’s was derived: colones per dollar × dollars per unit, both of the same day. Never labelled official.',
   });
+
+const purposeText = (description: string) => z.object({ es: z.string(), en: z.string() }).meta({ description });
+const purposeFields = {
+  id: z.enum(PURPOSE_IDS).meta({ description: 'The purpose, as the `purpose` parameter takes it.' }),
+  side: z.enum(RATE_SIDES).meta({ description: 'The side of the central bank’s reference rate the rule names.' }),
+  rule: purposeText('The rule, in Spanish and English.'),
+  basis: z.string().meta({ example: 'Ley General de Aduanas (Ley 7557), art. 257', description: 'The legal text the rule comes from, as it is cited.' }),
+  note: purposeText('That the rule is cited for information and is not legal or tax advice.'),
+};
+
+export const PurposeCitationSchema = z.object(purposeFields).meta({
+  id: 'PurposeCitation',
+  description: 'With `purpose`: the rule the answer applies, the side it names and where the rule comes from (cited for information, not legal advice).',
+});
+
+export const PurposeSchema = z
+  .object({
+    id: purposeFields.id,
+    aliases: z.array(z.string()).meta({ example: ['aduana'], description: 'Spanish names of the purpose (the Sheets add-on takes them; the API takes `id`).' }),
+    side: purposeFields.side,
+    day: purposeText('Whose date the rate is taken on: the day to ask for.'),
+    close: z.enum(PURPOSE_CLOSE_DAYS).meta({
+      description: 'The day /exchange-rate/close applies the rule to: the month’s last day, or December 31 of the month’s year (the fiscal close).',
+    }),
+    rule: purposeFields.rule,
+    basis: purposeFields.basis,
+    note: purposeFields.note,
+  })
+  .meta({ id: 'Purpose' });
 
 export const ExchangeRateSchema = z
   .object({
@@ -51,6 +81,16 @@ export const ExchangeRateSchema = z
     carriedFrom: isoDate
       .optional()
       .meta({ description: 'With fill=previous, the date whose rate is given for a day that has none (absent when nothing is carried).' }),
+    // Last, after the fields the record always had: a CSV's columns keep their places.
+    buyInverse: z.number().optional().meta({
+      example: 0.001974450609,
+      description: 'With inverse=true: units of the currency per 1 CRC at the buy rate, 1 / buy to 10 significant digits (half away from zero).',
+    }),
+    sellInverse: z
+      .number()
+      .optional()
+      .meta({ example: 0.00195000195, description: 'With inverse=true: units of the currency per 1 CRC at the sell rate, 1 / sell to 10 significant digits.' }),
+    purpose: PurposeCitationSchema.optional().meta({ description: 'With purpose=: the rule applied; `purpose.side` is the side it names.' }),
   })
   .meta({ id: 'ExchangeRate' });
 
@@ -205,6 +245,21 @@ export const MonthCloseSchema = z
     }),
     buy: PeriodSideSchema,
     sell: PeriodSideSchema,
+    purpose: PurposeCitationSchema.optional().meta({ description: 'With purpose=: the rule applied at the close.' }),
+    purposeRate: z
+      .object({
+        date: isoDate.meta({
+          description:
+            'The day the rule applies to at a close: the month’s last day, or December 31 of the month’s year for a fiscal-year-end rule (income-tax).',
+        }),
+        side: z.enum(RATE_SIDES).meta({ description: 'The side the rule names.' }),
+        value: z
+          .number()
+          .nullable()
+          .meta({ description: 'That side’s rate on that day, in CRC per unit; null when the day has no rate (a gap, or not published yet).' }),
+      })
+      .optional()
+      .meta({ description: 'With purpose=: the rate the rule names for the close.' }),
   })
   .meta({ id: 'MonthClose' });
 
@@ -239,6 +294,7 @@ export const ConversionSchema = z
     currency: z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ description: 'The side that is not CRC: the currency whose rate applies.' }),
     derived: DerivedSchema.optional().meta({ description: 'For a currency other than the dollar: the inputs its rate was derived from.' }),
     carriedFrom: isoDate.optional().meta({ description: 'With fill=previous, the date whose rate was used for a day that has none.' }),
+    purpose: PurposeCitationSchema.optional().meta({ description: 'With purpose=: the rule applied, whose side is `rate`.' }),
   })
   .meta({ id: 'Conversion' });
 

@@ -24,6 +24,8 @@ import type {
   RateValuesSchema,
   RevisionSchema,
   UpstreamSchema,
+  PurposeCitationSchema,
+  PurposeSchema,
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
@@ -52,3 +54,5 @@ export type ProvenanceRevision = z.infer<typeof ProvenanceRevisionSchema>;
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 export type RateValues = z.infer<typeof RateValuesSchema>;
 export type Revision = z.infer<typeof RevisionSchema>;
+export type PurposeInfo = z.infer<typeof PurposeSchema>;
+export type PurposeCitation = z.infer<typeof PurposeCitationSchema>;

@@ -20,6 +20,9 @@ import {
   type MonthClose,
   type PeriodStats,
   type Provenance,
+  type Purpose,
+  type PurposeCitation,
+  type PurposeInfo,
   type RateLimitInfo,
   type RequestOptions,
   type Revision,
@@ -86,6 +89,20 @@ export async function tour(apiKey: string): Promise<string[]> {
   const exact: Conversion = await client.convert({ amount: '0.1', rate: 'buy', date: '2025-01-15' });
   const result: number = conversion.result;
   lines.push(`${result} ${exact.rateValue} ${exact.to}`);
+
+  // Rates for a purpose, and inverses for a ledger in colones.
+  const purposes: PurposeInfo[] = await client.getPurposes();
+  const customs: Purpose = 'customs';
+  const invoice: ExchangeRate = await client.getByDate('2025-01-15', { purpose: 'invoice', inverse: true });
+  const rule: PurposeCitation | undefined = invoice.purpose;
+  const perColon: number | undefined = invoice.sellInverse;
+  const inverses: ExchangeRate[] = await client.getRange({ from: '2025-01-01', to: '2025-01-31', inverse: true });
+  const paid: Conversion = await client.convert({ amount: 100, from: 'CRC', purpose: 'consumer-pay-dollars' });
+  const fiscal: MonthClose = await client.getClose('2024-03', { purpose: 'income-tax' });
+  const fiscalRate: number | null | undefined = fiscal.purposeRate?.value;
+  lines.push(
+    `${purposes.length} ${customs} ${rule?.side ?? '-'} ${perColon ?? '-'} ${inverses.length} ${paid.rate} ${fiscal.purposeRate?.date ?? '-'} ${fiscalRate ?? '-'}`,
+  );
 
   // Banking (ventanilla).
   const banking: BankingRates = await client.getBankingRates({ type: 'public_bank' });
@@ -188,6 +205,12 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   await client.convert({ from: 'USD' });
   // @ts-expect-error the rate is buy or sell
   await client.convert({ amount: 1, rate: 'mid' });
+  // @ts-expect-error the rate or the purpose that names it, not both
+  await client.convert({ amount: 1, rate: 'buy', purpose: 'invoice' });
+  // @ts-expect-error purposes are the ids of /purposes (the Spanish aliases are the add-on's)
+  await client.getByDate('2025-01-15', { purpose: 'factura' });
+  // @ts-expect-error inverse is a boolean
+  await client.getRange({ from: '2025-01-01', to: '2025-01-31', inverse: 'yes' });
   // @ts-expect-error not an institution type
   await client.getBankingRates({ type: 'bank' });
   // @ts-expect-error the operation is required

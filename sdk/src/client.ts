@@ -12,6 +12,7 @@ import type {
   MonthClose,
   PeriodStats,
   Provenance,
+  PurposeInfo,
   Revision,
   Usage,
 } from './types';
@@ -170,7 +171,8 @@ export class ExchangeRateClient {
 
   /**
    * `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica), of the
-   * dollar or of `currency` (`{ currency: 'EUR' }`; `fill: 'previous'` carries an older one to today).
+   * dollar or of `currency` (`{ currency: 'EUR' }`; `fill: 'previous'` carries an older one to today;
+   * `purpose: 'invoice'` cites the rule and its side; `inverse: true` adds units per colón).
    */
   async getLatest(options: RequestOptions & LatestParams = {}): Promise<ExchangeRate> {
     const { signal, ...params } = options;
@@ -219,6 +221,14 @@ export class ExchangeRateClient {
   /** `/currencies`: the codes `currency` takes, USD first, with the days each has a rate for. */
   async getCurrencies(options?: RequestOptions): Promise<CurrencyInfo[]> {
     return this.request('/currencies', {}, options);
+  }
+
+  /**
+   * `/purposes`: the values `purpose` takes, each with the side of the reference rate its rule
+   * names, whose date applies, the day a month close uses, the rule, its basis and Spanish aliases.
+   */
+  async getPurposes(options?: RequestOptions): Promise<PurposeInfo[]> {
+    return this.request('/purposes', {}, options);
   }
 
   /**

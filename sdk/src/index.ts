@@ -27,6 +27,7 @@ export type {
   LatestParams,
   ByDateParams,
   CloseParams,
+  Purpose,
 } from './params';
 export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorInit } from './errors';
 export { costaRicaDay, type DateInput } from './dates';

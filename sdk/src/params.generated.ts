@@ -19,6 +19,13 @@ export interface RouteParams {
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
+    /** The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names. GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * The official rate of one day (`GET /exchange-rate`).
@@ -38,6 +45,13 @@ export interface RouteParams {
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
+    /** The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names. GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * The last days of the series (`GET /exchange-rate/history`).
@@ -55,6 +69,11 @@ export interface RouteParams {
      * Default `USD`.
      */
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * The records between two dates (`GET /exchange-rate/range`).
@@ -77,6 +96,11 @@ export interface RouteParams {
      * Default `USD`.
      */
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
+    /**
+     * true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.
+     * Default `false`.
+     */
+    inverse?: boolean;
   };
   /**
    * Statistics of a window, per side (`GET /exchange-rate/analytics`).
@@ -161,6 +185,12 @@ export interface RouteParams {
    */
   '/currencies': Record<string, never>;
   /**
+   * Which official rate Costa Rican rules name for what (`GET /purposes`).
+   *
+   * Each value of `purpose` (on /exchange-rate, /exchange-rate/latest, /convert and /exchange-rate/close): the side of the central bank’s reference rate its rule names, whose date applies, the day a month close uses, the rule in Spanish and English, its legal basis and Spanish aliases. Cited for information, not legal advice.
+   */
+  '/purposes': Record<string, never>;
+  /**
    * The figures to close a month with (`GET /exchange-rate/close`).
    *
    * The first and last dates present, the calendar days of the month and how many have a record, the days up to the latest date with none, whether every day has one (a month still running never is), the record of the last calendar day (null when that day has none, never another day) and, per side, average, min, max, first, last and change over the month’s records. The month may not be after the current one (Costa Rica time).
@@ -173,6 +203,8 @@ export interface RouteParams {
      * Default `USD`.
      */
     currency?: 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
+    /** The rule the close is for: the answer adds `purpose`, citing the rule, and `purposeRate`, the side it names on the day it names at a close (the month’s last day; December 31 of the month’s year for income-tax). GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
   };
   /**
    * Where a day's rate came from (`GET /exchange-rate/provenance`).
@@ -234,7 +266,7 @@ export interface RouteParams {
     /** Currency wanted (default: CRC, or USD when "from" is CRC). */
     to?: 'CRC' | 'USD' | 'AED' | 'ARS' | 'AUD' | 'BDT' | 'BOB' | 'BRL' | 'CAD' | 'CHF' | 'CLP' | 'CNY' | 'COP' | 'DKK' | 'DOP' | 'EGP' | 'EUR' | 'GBP' | 'GTQ' | 'HKD' | 'HNL' | 'IDR' | 'ILS' | 'INR' | 'JOD' | 'JPY' | 'KRW' | 'LKR' | 'MAD' | 'MXN' | 'MYR' | 'NIO' | 'NOK' | 'NZD' | 'PEN' | 'PLN' | 'RUB' | 'SEK' | 'SGD' | 'THB' | 'TWD' | 'UYU' | 'VND' | 'ZAR';
     /**
-     * Which rate to apply.
+     * Which rate to apply (not with "purpose", which names it).
      * Default `sell`.
      */
     rate?: 'buy' | 'sell';
@@ -245,6 +277,8 @@ export interface RouteParams {
     date?: DateInput;
     /** previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom. */
     fill?: 'previous';
+    /** The rule the conversion is for, instead of "rate": the side it names applies, and the answer cites the rule in `purpose`; give the day the rule names as "date". GET /api/v1/purposes lists each rule, its basis and the day it names. */
+    purpose?: 'invoice' | 'income-tax' | 'consumer-pay-colones' | 'consumer-pay-dollars' | 'customs';
   };
   /**
    * Buy and sell rates of every institution at the window (`GET /banking/rates`).
@@ -312,18 +346,19 @@ export type RoutePath = keyof RouteParams;
 
 /** The parameter names of each route, in the server's order: the client sends these and no others. */
 export const QUERY_NAMES = {
-  '/exchange-rate/latest': ['currency', 'fill'],
-  '/exchange-rate': ['date', 'currency', 'fill'],
-  '/exchange-rate/history': ['days', 'currency'],
-  '/exchange-rate/range': ['from', 'to', 'currency'],
+  '/exchange-rate/latest': ['currency', 'fill', 'purpose', 'inverse'],
+  '/exchange-rate': ['date', 'currency', 'fill', 'purpose', 'inverse'],
+  '/exchange-rate/history': ['days', 'currency', 'inverse'],
+  '/exchange-rate/range': ['from', 'to', 'currency', 'inverse'],
   '/exchange-rate/analytics': ['days', 'from', 'to', 'currency'],
   '/exchange-rate/stats': ['period', 'from', 'to', 'currency'],
   '/exchange-rate/chart': ['days', 'points', 'currency'],
   '/currencies': [],
-  '/exchange-rate/close': ['month', 'currency'],
+  '/purposes': [],
+  '/exchange-rate/close': ['month', 'currency', 'purpose'],
   '/exchange-rate/provenance': ['date', 'locale', 'currency'],
   '/exchange-rate/revisions': ['from', 'to', 'currency'],
-  '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill'],
+  '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill', 'purpose'],
   '/banking/rates': ['date', 'type'],
   '/banking/best': ['operation', 'date', 'type'],
   '/insights': ['days', 'locale'],

@@ -26,7 +26,13 @@ export type StatsPeriod = NonNullable<StatsParams['period']>;
 
 export type ChartParams = RouteParams['/exchange-rate/chart'];
 
-export type ConvertParams = RouteParams['/convert'];
+type ConvertQuery = RouteParams['/convert'];
+
+/**
+ * Either the side (`rate`) or the rule that names it (`purpose`), not both: the server refuses the
+ * pair in code, stated here over the generated parameters.
+ */
+export type ConvertParams = (Omit<ConvertQuery, 'purpose'> & { purpose?: never }) | (Omit<ConvertQuery, 'rate'> & { rate?: never });
 
 export type BankingRatesParams = RouteParams['/banking/rates'];
 
@@ -34,11 +40,14 @@ export type BestRateParams = RouteParams['/banking/best'];
 
 export type InsightsParams = RouteParams['/insights'];
 
-/** The currency of the latest record (USD by default), and whether an older one is carried to today. */
+/** The currency of the latest record (USD by default), whether an older one is carried to today, its purpose and its inverses. */
 export type LatestParams = RouteParams['/exchange-rate/latest'];
 
-/** The currency of a day's record, and whether a day without a rate carries the previous one. */
+/** The currency of a day's record, whether a day without a rate carries the previous one, its purpose and its inverses. */
 export type ByDateParams = Omit<RouteParams['/exchange-rate'], 'date'>;
 
-/** The currency of a month close. */
+/** The currency of a month close, and the purpose it is for. */
 export type CloseParams = Omit<RouteParams['/exchange-rate/close'], 'month'>;
+
+/** The values `purpose` takes (GET /purposes describes each). */
+export type Purpose = NonNullable<ConvertQuery['purpose']>;

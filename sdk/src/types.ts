@@ -31,6 +31,8 @@ export type {
   Provenance,
   RateValues,
   Revision,
+  PurposeInfo,
+  PurposeCitation,
 } from '../../shared/types';
 export type { ErrorCode } from '../../shared/errors';
 export type { Currency, RateSide, RateSource } from '../../shared/currencies';

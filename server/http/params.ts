@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isIsoDate } from '../../shared/dates';
 import { CURRENCIES } from '../../shared/currencies';
 import { CURRENCY_CODES, DOLLAR } from '../../shared/currency-catalog';
+import { PURPOSE_IDS } from '../../shared/purposes';
 import { isYearMonth, YEAR_MONTH_PATTERN } from '../domain/month-close';
 import { badRequest } from '../errors';
 
@@ -102,6 +103,22 @@ export function fill() {
     ['previous'] as const,
     'previous: a day without a rate (a derived currency’s weekend or foreign holiday) answers with the nearest earlier rate, its date in carriedFrom.',
   ).optional();
+}
+
+/** The values of a yes-or-no parameter (`inverse=true`), case-insensitive like every enumeration. */
+export const FLAG_VALUES = ['true', 'false'] as const;
+
+/** A yes-or-no parameter, `false` when left out; the handler reads `=== 'true'`. */
+export function flag(description: string) {
+  return oneOf(FLAG_VALUES, description, 'false');
+}
+
+/**
+ * `purpose=`: the rule whose side (and day) the answer applies (shared/purposes.ts); an unknown one
+ * is a 400 that lists them.
+ */
+export function purpose(description: string) {
+  return oneOf(PURPOSE_IDS, `${description} GET /api/v1/purposes lists each rule, its basis and the day it names.`).optional();
 }
 
 /** A decimal as text; `range` is the route's own check of it, said again for JSON clients (`numberFormOf`). */

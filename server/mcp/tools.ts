@@ -32,6 +32,14 @@ const buySell = (r: { buy: number; sell: number }) => `buy ${colones(r.buy)}, se
 /** What a record is: the official rate, or another currency's rate derived from the cross rate. */
 const rateOf = (r: { currencyFrom: string }) => (r.currencyFrom === 'USD' ? 'official rate' : `${r.currencyFrom} rate (derived)`);
 const carried = (r: { carriedFrom?: string | undefined }) => (r.carriedFrom ? ` (carried from ${r.carriedFrom})` : '');
+/** With a purpose, the side its rule names and that side's rate: what the record is asked for. */
+const forPurpose = (r: ExchangeRate) => (r.purpose ? `; for ${r.purpose.id}, the ${r.purpose.side} rate applies: ${colones(r[r.purpose.side])}` : '');
+/** At a close, the rate the purpose's rule names on its day (December 31 for income-tax). */
+function closeForPurpose(m: MonthClose): string {
+  if (!(m.purpose && m.purposeRate)) return '';
+  const { date, side, value } = m.purposeRate;
+  return `; for ${m.purpose.id}, the ${side} rate of ${date}: ${value === null ? 'no rate' : colones(value)}`;
+}
 const amount = (value: number, currency: string) => (currency === 'CRC' ? money(value) : `${formatNumber(value, 'en', { decimals: 2 })} ${currency}`);
 
 const VERDICT_TEXT: Record<'es' | 'en', Record<Verdict, string>> = {
@@ -52,21 +60,21 @@ export const TOOLS: readonly ToolSpec[] = [
   tool<ExchangeRate>({
     name: 'get_latest_rate',
     path: '/exchange-rate/latest',
-    params: ['currency', 'fill'],
-    summarize: (r) => `Latest ${rateOf(r)}, ${r.date}: ${buySell(r)}${carried(r)}`,
+    params: ['currency', 'fill', 'purpose'],
+    summarize: (r) => `Latest ${rateOf(r)}, ${r.date}: ${buySell(r)}${carried(r)}${forPurpose(r)}`,
   }),
   tool<ExchangeRate>({
     name: 'get_rate',
     path: '/exchange-rate',
-    params: ['date', 'currency', 'fill'],
-    summarize: (r) => `${rateOf(r).replace(/^o/, 'O')} for ${r.date}: ${buySell(r)}${carried(r)}`,
+    params: ['date', 'currency', 'fill', 'purpose'],
+    summarize: (r) => `${rateOf(r).replace(/^o/, 'O')} for ${r.date}: ${buySell(r)}${carried(r)}${forPurpose(r)}`,
   }),
   tool<Conversion>({
     name: 'convert',
     path: '/convert',
-    params: ['amount', 'from', 'to', 'rate', 'date', 'fill'],
+    params: ['amount', 'from', 'to', 'rate', 'date', 'fill', 'purpose'],
     summarize: (c) =>
-      `${amount(c.amount, c.from)} = ${amount(c.result, c.to)} at the ${c.currency === 'USD' ? 'official' : 'derived'} ${c.rate} rate of ${c.date} (${colones(c.rateValue)} per ${c.currency})${carried(c)}`,
+      `${amount(c.amount, c.from)} = ${amount(c.result, c.to)} at the ${c.currency === 'USD' ? 'official' : 'derived'} ${c.rate} rate of ${c.date} (${colones(c.rateValue)} per ${c.currency})${carried(c)}${c.purpose ? `, for ${c.purpose.id}` : ''}`,
   }),
   tool<ExchangeRate[]>({
     name: 'get_history',
@@ -89,11 +97,11 @@ export const TOOLS: readonly ToolSpec[] = [
   tool<MonthClose>({
     name: 'get_month_close',
     path: '/exchange-rate/close',
-    params: ['month', 'currency'],
+    params: ['month', 'currency', 'purpose'],
     summarize: (m) =>
       `${m.month}: ${m.daysPresent} of ${m.daysInMonth} days with a rate${m.complete ? ' (complete)' : ''}; ${
         m.closing ? `closing rate ${buySell(m.closing)}` : "no rate on the month's last day"
-      }; average sell ${money(m.sell.average)}`,
+      }; average sell ${money(m.sell.average)}${closeForPurpose(m)}`,
   }),
   tool<BestRate>({
     name: 'get_best_institution',

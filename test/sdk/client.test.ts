@@ -16,6 +16,7 @@ import type {
   MonthClose,
   PeriodStats,
   Provenance,
+  PurposeInfo,
   Revision,
   Usage,
 } from '../../sdk/src';
@@ -106,6 +107,24 @@ describe('every method returns the data of its endpoint', () => {
     const euros: Conversion = await client.convert({ amount: 100, from: 'EUR', to: 'CRC', date: '2025-01-14' });
     expect(euros).toEqual(await raw('/convert?amount=100&from=EUR&to=CRC&date=2025-01-14'));
     expect((await client.getCurrencies()).map((c) => c.code).slice(0, 3)).toEqual(['USD', 'AED', 'ARS']);
+  });
+
+  it('takes a purpose and inverse: getByDate, getLatest, getRange, convert, getClose; getPurposes lists them', async () => {
+    const invoice: ExchangeRate = await client.getByDate('2025-01-10', { purpose: 'invoice', inverse: true });
+    expect(invoice).toEqual(await raw('/exchange-rate?date=2025-01-10&purpose=invoice&inverse=true'));
+    expect(invoice).toMatchObject({ purpose: expect.objectContaining({ id: 'invoice', side: 'sell' }), sellInverse: expect.any(Number) });
+    expect(await client.getLatest({ purpose: 'customs' })).toEqual(await raw('/exchange-rate/latest?purpose=customs'));
+    const range: ExchangeRate[] = await client.getRange({ from: '2025-01-01', to: '2025-01-03', inverse: true });
+    expect(range).toEqual(await raw('/exchange-rate/range?from=2025-01-01&to=2025-01-03&inverse=true'));
+    // false is sent as false, and adds nothing.
+    expect(await client.getRange({ from: '2025-01-01', to: '2025-01-03', inverse: false })).toEqual(
+      await raw('/exchange-rate/range?from=2025-01-01&to=2025-01-03'),
+    );
+    const paid: Conversion = await client.convert({ amount: 100, date: '2025-01-10', purpose: 'consumer-pay-dollars' });
+    expect(paid).toMatchObject({ rate: 'buy', rateValue: 509 });
+    expect(await client.getClose('2025-01', { purpose: 'income-tax' })).toEqual(await raw('/exchange-rate/close?month=2025-01&purpose=income-tax'));
+    const purposes: PurposeInfo[] = await client.getPurposes();
+    expect(purposes).toEqual(await raw('/purposes'));
   });
 
   it('getByDate with a string and with a Date (its Costa Rica day, not its UTC day)', async () => {

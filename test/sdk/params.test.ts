@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { currency, date, decimalString, integer, oneOf } from '../../server/http/params';
+import { currency, date, decimalString, flag, integer, oneOf } from '../../server/http/params';
 import { defineRoute, type Route } from '../../server/http/route';
 import { GENERATE_COMMAND, PARAMS_FILE, renderParams } from '../../sdk/scripts/params/render';
 import { routeList, standInDeps } from '../../sdk/scripts/params/route-list';
@@ -96,6 +96,13 @@ describe('the generator', () => {
     expect(text).toContain("  /** A test route (`GET /nothing`). */\n  '/nothing': Record<string, never>;");
     expect(text).toContain("  '/things': ['count', 'size', 'kind', 'side', 'from-day', 'money', 'amount', 'label'],");
     expect(text).toContain("  '/nothing': [],");
+  });
+
+  it('types a yes-or-no parameter as a boolean (the client sends String(value): true or false), and only that enumeration', () => {
+    const text = renderParams([route('/flags', { on: flag('Whether it is on.'), mode: oneOf(['true', 'maybe'] as const, 'Not a flag.') })]);
+    expect(typeOf(text, '/flags')).toContain('     * Whether it is on.\n     * Default `false`.\n     */\n    on?: boolean;');
+    expect(typeOf(text, '/flags')).toContain("    mode: 'true' | 'maybe';");
+    expect(typeOf(renderParams(routeList()), '/exchange-rate/range')).toContain('inverse?: boolean;');
   });
 
   it('keeps a description from ending its comment early', () => {

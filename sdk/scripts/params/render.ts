@@ -7,7 +7,7 @@
  * OpenAPI document shows), so the SDK cannot say something the server does not check.
  */
 import { z } from 'zod';
-import { isRequired } from '../../../server/http/params';
+import { FLAG_VALUES, isRequired } from '../../../server/http/params';
 import type { Route } from '../../../server/http/route';
 
 /** The generated file's path, from the repository root. */
@@ -65,6 +65,10 @@ function bounds({ minimum, maximum }: JsonSchema): string | null {
 
 /** The parameter's TypeScript type and the sentence that says what values it takes. */
 function typeOf(where: string, schema: z.ZodType, json: JsonSchema): { type: string; rule: string | null } {
+  // A yes-or-no parameter (`inverse`): `String(true)` is the `true` the server reads.
+  if (json.enum && json.enum.length === FLAG_VALUES.length && FLAG_VALUES.every((v) => json.enum?.includes(v))) {
+    return { type: 'boolean', rule: null };
+  }
   if (json.enum) {
     const values = json.enum.map((v) => {
       if (typeof v !== 'string') throw new Error(`${where}: only string enumerations are supported (got ${JSON.stringify(v)})`);

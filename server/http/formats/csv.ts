@@ -25,17 +25,24 @@ interface Column {
   readonly name: string;
   readonly path: readonly string[];
   /**
-   * The field, or an object it is in, may be absent (a derived currency's inputs, a carried date):
-   * such a column is written only when some row has a value, so that the dollar's tables keep the
-   * columns they always had.
+   * Where the field, or the outermost object it is in, may be absent (a derived currency's inputs,
+   * a carried date): such a column is written only when some row has that field or object, so that
+   * the dollar's tables keep the columns they always had. An object that is there writes all its
+   * columns, a null among them as an empty cell (a close's purposeRate without a rate).
    */
-  readonly optional?: boolean;
+  readonly optionalAt?: readonly string[];
+}
+
+interface Rows {
+  /** The rows' cell values, in the columns' order, before they are written as text. */
+  readonly cells: unknown[][];
+  /** Per row and column, whether the column's optional field or object is there (true for the others). */
+  readonly present: boolean[][];
 }
 
 interface Layout {
   readonly columns: readonly Column[];
-  /** The rows' cell values, in the columns' order, before they are written as text. */
-  rows(data: unknown): unknown[][];
+  rows(data: unknown): Rows;
 }
 
 /** A field's own schema, without what only makes it optional or nullable (null is an empty cell). */
@@ -55,14 +62,14 @@ const isArrayOfObjects = (schema: z.ZodType) => {
  * `parent_child`. An array of scalars (a month's missing days) is one column, its values
  * separated by spaces; an array of objects cannot be a column (it can only be the rows).
  */
-function columnsOf(object: z.ZodObject, prefix: readonly string[] = [], optionalParent = false): Column[] {
+function columnsOf(object: z.ZodObject, prefix: readonly string[] = [], optionalAt?: readonly string[]): Column[] {
   return Object.entries(object.shape).flatMap(([name, schema]) => {
     const path = [...prefix, name];
-    const optional = optionalParent || schema instanceof z.ZodOptional;
+    const optional = optionalAt ?? (schema instanceof z.ZodOptional ? path : undefined);
     const field = bare(schema as z.ZodType);
     if (field instanceof z.ZodObject) return columnsOf(field, path, optional);
     if (isArrayOfObjects(field)) throw new Error(`CSV: "${path.join('.')}" is a list of objects, which can only be the rows`);
-    return [{ name: path.join('_'), path, ...(optional ? { optional } : {}) }];
+    return [{ name: path.join('_'), path, ...(optional ? { optionalAt: optional } : {}) }];
   });
 }
 
@@ -102,16 +109,24 @@ function layoutOf(response: z.ZodType): Layout {
   return table(leading, columnsOf(item), (data) => (valueAt(data, [name]) as unknown[]) ?? []);
 }
 
+const isThere = (value: unknown) => value !== null && value !== undefined;
+
 /** A layout of `leading` columns read from the answer, then `columns` read from each of its rows. */
 function table(leading: Column[], columns: Column[], rowsOf: (data: unknown) => unknown[]): Layout {
   const header = [...leading, ...columns].map((c) => c.name);
   const repeated = header.find((name, i) => header.indexOf(name) !== i);
   if (repeated) throw new Error(`CSV: two columns would be named "${repeated}"`);
+  const has = (object: unknown, c: Column) => !c.optionalAt || isThere(valueAt(object, c.optionalAt));
   return {
     columns: [...leading, ...columns],
     rows: (data) => {
       const lead = leading.map((c) => valueAt(data, c.path));
-      return rowsOf(data).map((row) => [...lead, ...columns.map((c) => valueAt(row, c.path))]);
+      const leadPresent = leading.map((c) => has(data, c));
+      const rows = rowsOf(data);
+      return {
+        cells: rows.map((row) => [...lead, ...columns.map((c) => valueAt(row, c.path))]),
+        present: rows.map((row) => [...leadPresent, ...columns.map((c) => has(row, c))]),
+      };
     },
   };
 }
@@ -175,9 +190,8 @@ function cellText(value: unknown, decimal: string): string {
 /** The CSV text of `data`, an answer of the `response` schema. */
 export function toCsv(data: unknown, response: z.ZodType, locale: CsvLocale): string {
   const { columns, rows } = layout(response);
-  const cells = rows(data);
-  const has = (value: unknown) => value !== null && value !== undefined;
-  const kept = columns.flatMap((column, i) => (!column.optional || cells.some((row) => has(row[i])) ? [i] : []));
+  const { cells, present } = rows(data);
+  const kept = columns.flatMap((column, i) => (!column.optionalAt || present.some((row) => row[i]) ? [i] : []));
   const { field, decimal } = SEPARATORS[locale];
   return stringify(
     cells.map((row) => kept.map((i) => cellText(row[i], decimal))),

@@ -5,12 +5,14 @@
 import { RATE_SIDES } from '../../../shared/currencies';
 import { LIMITS } from '../../../shared/limits';
 import { ConversionSchema } from '../../../shared/schemas';
+import { purposeOf } from '../../../shared/purposes';
 import { convert, foreignSide, isAmountInRange, parseAmount } from '../../domain/conversion';
+import { withPurpose } from '../../domain/purposes';
 import type { SyncView } from '../../jobs/sync-status';
 import type { CurrencySeries } from '../../store/currency-series';
 import { badRequest } from '../../errors';
 import { csvFormat } from '../formats/csv';
-import { convertibleCurrency, date, decimalString, fill, oneOf } from '../params';
+import { convertibleCurrency, date, decimalString, fill, oneOf, purpose } from '../params';
 import { carried } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
@@ -35,11 +37,18 @@ export function convertRoutes({ currencies, sync }: { currencies: CurrencySeries
         }),
         from: convertibleCurrency('Currency of the amount: CRC or a code from /currencies (default USD, or CRC when "to" is another currency).').optional(),
         to: convertibleCurrency('Currency wanted (default: CRC, or USD when "from" is CRC).').optional(),
-        rate: oneOf(RATE_SIDES, 'Which rate to apply.', 'sell'),
+        rate: oneOf(RATE_SIDES, 'Which rate to apply (not with "purpose", which names it).', 'sell'),
         date: date('The day whose rate applies (default: the latest).').optional(),
         fill: fill(),
+        purpose: purpose(
+          'The rule the conversion is for, instead of "rate": the side it names applies, and the answer cites the rule in `purpose`; give the day the rule names as "date".',
+        ),
       },
-      check: ({ amount, from, to }) => {
+      check: ({ amount, from, to, purpose }, raw) => {
+        // `rate` has a default: whether the caller gave it is in the raw query alone.
+        if (purpose && raw.rate !== undefined) {
+          throw badRequest(`Give either "rate" or "purpose", not both: the purpose names the side (${purpose}: ${purposeOf(purpose).side})`);
+        }
         const parsed = parseAmount(amount);
         if (!parsed || !isAmountInRange(parsed)) throw badRequest(`Parameter "amount" must be ${AMOUNT_RULE} (got "${amount}")`);
         if (from && to && from !== to && from !== 'CRC' && to !== 'CRC') {
@@ -48,7 +57,8 @@ export function convertRoutes({ currencies, sync }: { currencies: CurrencySeries
       },
       response: ConversionSchema,
       // `from` left to its default: each side alone may then be any currency (the other one is CRC).
-      example: { amount: '100', to: 'CRC', rate: 'sell' },
+      // `rate` left to its default too: the example is then valid with `purpose` as well.
+      example: { amount: '100', to: 'CRC' },
       notFound: 'The requested day has no rate, or no rate is stored yet; the message says why.',
       formats: { csv: csvFormat },
       handle: async (query, { today }) => {
@@ -64,8 +74,12 @@ export function convertRoutes({ currencies, sync }: { currencies: CurrencySeries
           record = earlier && carried(earlier, asked);
         }
         if (!record) throw await (query.date ? noRateFor(rates, sync, query.date, today, currency) : nothingStored(sync, currency));
-        const conversion = convert({ amount: query.amount, from, to, rate: query.rate, rateValue: record[query.rate], date: record.date });
-        return { ...conversion, ...(record.derived ? { derived: record.derived } : {}), ...(record.carriedFrom ? { carriedFrom: record.carriedFrom } : {}) };
+        const side = query.purpose ? purposeOf(query.purpose).side : query.rate;
+        const conversion = convert({ amount: query.amount, from, to, rate: side, rateValue: record[side], date: record.date });
+        return withPurpose(
+          { ...conversion, ...(record.derived ? { derived: record.derived } : {}), ...(record.carriedFrom ? { carriedFrom: record.carriedFrom } : {}) },
+          query.purpose,
+        );
       },
     }),
   ];

@@ -7,12 +7,15 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
 import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
 import { analyze } from '../../domain/analytics';
+import { withInverse } from '../../domain/inverse';
+import { withPurpose } from '../../domain/purposes';
 import { chartOfColumns } from '../../domain/chart';
+import type { ExchangeRate } from '../../../shared/types';
 import type { SyncView } from '../../jobs/sync-status';
 import type { CurrencySeries } from '../../store/currency-series';
 import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
-import { currencyCode, date, fill, integer, oneOf } from '../params';
+import { currencyCode, date, fill, flag, integer, oneOf, purpose } from '../params';
 import { carried } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
@@ -21,9 +24,18 @@ import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
 const TAG = 'Exchange rate';
 const { history, range, analytics, chart } = LIMITS;
 
+/** `inverse=true` adds each side's inverse to the record; `false` (the default) adds nothing. */
+const inverted = (record: ExchangeRate, inverse: 'true' | 'false'): ExchangeRate => (inverse === 'true' ? withInverse(record) : record);
+
 /** `sync` tells a 404 on an empty series what the sync is doing about it. */
 export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencySeries; sync: SyncView }): Route[] {
   const currency = currencyCode();
+  const forPurpose = purpose(
+    'The rule the rate is for (invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs): the answer adds `purpose`, citing the rule and the side it names; ask for the day the rule names.',
+  );
+  const inverse = flag(
+    'true: each record adds buyInverse and sellInverse, units of the currency per 1 CRC (1 / buy, 1 / sell) to 10 significant digits, for ledgers whose currency is the colón.',
+  );
   return [
     defineRoute({
       path: '/exchange-rate/latest',
@@ -32,14 +44,14 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       summary: 'The latest official rate',
       description:
         'The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom.',
-      query: { currency, fill: fill() },
+      query: { currency, fill: fill(), purpose: forPurpose, inverse },
       response: ExchangeRateSchema,
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
-      handle: async ({ currency, fill }, { today }) => {
+      handle: async ({ currency, fill, purpose, inverse }, { today }) => {
         const latest = await currencies.of(currency).latest(today);
         if (!latest) throw await nothingStored(sync, currency);
-        return fill && latest.date < today ? carried(latest, today) : latest;
+        return withPurpose(inverted(fill && latest.date < today ? carried(latest, today) : latest, inverse), purpose);
       },
     }),
 
@@ -49,19 +61,19 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       access: 'key',
       summary: 'The official rate of one day',
       description: 'Every calendar day has a value, weekends and holidays included; 404 when the day has none.',
-      query: { date: date('The day, YYYY-MM-DD.'), currency, fill: fill() },
+      query: { date: date('The day, YYYY-MM-DD.'), currency, fill: fill(), purpose: forPurpose, inverse },
       response: ExchangeRateSchema,
       example: { date: '2025-01-15' },
       notFound:
         'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
       formats: { csv: csvFormat },
-      handle: async ({ date, currency, fill }, { today }) => {
+      handle: async ({ date, currency, fill, purpose, inverse }, { today }) => {
         const rates = currencies.of(currency);
         const record = await rates.byDate(date);
-        if (record) return record;
+        if (record) return withPurpose(inverted(record, inverse), purpose);
         // Carried only up to today: a later day's rate has not been published, it is not a gap.
         const earlier = fill && date <= today ? await rates.before(date) : null;
-        if (earlier) return carried(earlier, date);
+        if (earlier) return withPurpose(inverted(carried(earlier, date), inverse), purpose);
         throw await noRateFor(rates, sync, date, today, currency);
       },
     }),
@@ -72,15 +84,15 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       access: 'key',
       summary: 'The last days of the series',
       description: 'Records of the `days` calendar days ending at the latest date (inclusive), ascending by date.',
-      query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays), currency },
+      query: { days: integer(history.minDays, history.maxDays, 'How many calendar days.', history.defaultDays), currency, inverse },
       response: z.array(ExchangeRateSchema),
       example: { days: '7' },
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
-      handle: async ({ days, currency }, { today }) => {
+      handle: async ({ days, currency, inverse }, { today }) => {
         const rates = currencies.of(currency);
         const window = await lastDays(rates, sync, today, days, currency);
-        return rates.range(window.from, window.to);
+        return (await rates.range(window.from, window.to)).map((record) => inverted(record, inverse));
       },
     }),
 
@@ -90,12 +102,12 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       access: 'key',
       summary: 'The records between two dates',
       description: `Records with from <= date <= to, ascending; at most ${range.maxSpanDays} days apart; [] when none.`,
-      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.'), currency },
+      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.'), currency, inverse },
       check: (query) => checkFromTo(query, range.maxSpanDays),
       response: z.array(ExchangeRateSchema),
       example: { from: '2025-01-01', to: '2025-01-31' },
       formats: { csv: csvFormat },
-      handle: ({ from, to, currency }) => currencies.of(currency).range(from, to),
+      handle: async ({ from, to, currency, inverse }) => (await currencies.of(currency).range(from, to)).map((record) => inverted(record, inverse)),
     }),
 
     defineRoute({

@@ -1,7 +1,7 @@
 /**
  * The routes with a CSV form, as the contract names them (every route that answers records,
- * periods, a conversion or institutions): written here, apart from the code, so that the tests
- * state the contract rather than read the code's own list.
+ * periods, a conversion, institutions, currencies or purposes): written here, apart from the
+ * code, so that the tests state the contract rather than read the code's own list.
  */
 export const CSV_PATHS = [
   '/exchange-rate/latest',
@@ -14,4 +14,5 @@ export const CSV_PATHS = [
   '/banking/rates',
   '/banking/best',
   '/currencies',
+  '/purposes',
 ];

@@ -277,6 +277,21 @@ describe('the serializer', () => {
     ]);
   });
 
+  it('writes an optional field or object only when some row has it; an object that is there writes all its columns', () => {
+    const schema = z.array(
+      z.object({
+        a: z.number(),
+        leaf: z.string().optional(),
+        box: z.object({ day: z.string(), value: z.number().nullable() }).optional(),
+      }),
+    );
+    // No row has them: the table is the one it always was.
+    expect(toCsv([{ a: 1 }, { a: 2 }], schema, 'en')).toBe('a\r\n1\r\n2\r\n');
+    // The object is there, its value null: value is still a column, empty, not dropped.
+    expect(toCsv([{ a: 1, box: { day: 'x', value: null } }, { a: 2 }], schema, 'en')).toBe('a,box_day,box_value\r\n1,x,\r\n2,,\r\n');
+    expect(toCsv([{ a: 1, leaf: 'l' }], schema, 'en')).toBe('a,leaf\r\n1,l\r\n');
+  });
+
   it('writes only the header when there are no rows', () => {
     expect(toCsv([], z.array(z.object({ a: z.string(), b: z.object({ c: z.number() }) })), 'en')).toBe('a,b_c\r\n');
   });

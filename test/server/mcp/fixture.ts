@@ -66,6 +66,24 @@ export const CALLS: Call[] = [
     summary: 'EUR rate (derived) for 2025-01-18: buy ₡520.00, sell ₡526.42 (carried from 2025-01-17)',
   },
   {
+    tool: 'get_rate',
+    args: { date: '2025-01-15', purpose: 'consumer-pay-dollars' },
+    rest: '/exchange-rate?date=2025-01-15&purpose=consumer-pay-dollars',
+    summary: 'Official rate for 2025-01-15: buy ₡510.30, sell ₡516.60; for consumer-pay-dollars, the buy rate applies: ₡510.30',
+  },
+  {
+    tool: 'get_latest_rate',
+    args: { purpose: 'invoice' },
+    rest: '/exchange-rate/latest?purpose=invoice',
+    summary: 'Latest official rate, 2025-01-30: buy ₡506.55, sell ₡512.85; for invoice, the sell rate applies: ₡512.85',
+  },
+  {
+    tool: 'convert',
+    args: { amount: 100, date: '2025-01-15', purpose: 'customs' },
+    rest: '/convert?amount=100&date=2025-01-15&purpose=customs',
+    summary: '100.00 USD = ₡51,660.00 at the official sell rate of 2025-01-15 (₡516.60 per USD), for customs',
+  },
+  {
     tool: 'convert',
     args: { amount: 100, from: 'EUR', to: 'CRC', date: '2025-01-15' },
     rest: '/convert?amount=100&from=EUR&to=CRC&date=2025-01-15',
@@ -106,6 +124,19 @@ export const CALLS: Call[] = [
     args: { month: '2025-01' },
     rest: '/exchange-rate/close?month=2025-01',
     summary: "2025-01: 30 of 31 days with a rate; no rate on the month's last day; average sell ₡516.48",
+  },
+  {
+    tool: 'get_month_close',
+    args: { month: '2025-01', purpose: 'income-tax' },
+    rest: '/exchange-rate/close?month=2025-01&purpose=income-tax',
+    summary: "2025-01: 30 of 31 days with a rate; no rate on the month's last day; average sell ₡516.48; for income-tax, the sell rate of 2025-12-31: no rate",
+  },
+  {
+    tool: 'get_month_close',
+    args: { month: '2025-01', purpose: 'consumer-pay-dollars' },
+    rest: '/exchange-rate/close?month=2025-01&purpose=consumer-pay-dollars',
+    summary:
+      "2025-01: 30 of 31 days with a rate; no rate on the month's last day; average sell ₡516.48; for consumer-pay-dollars, the buy rate of 2025-01-31: no rate",
   },
   {
     tool: 'get_best_institution',
@@ -178,6 +209,18 @@ export const REFUSALS: Array<{ tool: string; args: Record<string, unknown>; rest
     error: 'NOT_FOUND: No exchange rate for 2024-12-31: the series starts on 2025-01-01',
   },
   {
+    tool: 'convert',
+    args: { amount: 100, rate: 'buy', purpose: 'invoice' },
+    rest: '/convert?amount=100&rate=buy&purpose=invoice',
+    error: 'BAD_REQUEST: Give either "rate" or "purpose", not both: the purpose names the side (invoice: sell)',
+  },
+  {
+    tool: 'get_rate',
+    args: { date: '2025-01-15', purpose: 'factura' },
+    rest: '/exchange-rate?date=2025-01-15&purpose=factura',
+    error: 'BAD_REQUEST: Parameter "purpose" must be one of invoice, income-tax, consumer-pay-colones, consumer-pay-dollars, customs (got "factura")',
+  },
+  {
     tool: 'get_month_close',
     args: { month: '2025-02' },
     rest: '/exchange-rate/close?month=2025-02',
@@ -187,12 +230,12 @@ export const REFUSALS: Array<{ tool: string; args: Record<string, unknown>; rest
 
 /** Every tool, in the order tools/list gives them, with the parameters each takes and those it requires. */
 export const TOOL_PARAMS: Record<string, { params: string[]; required: string[] }> = {
-  get_latest_rate: { params: ['currency', 'fill'], required: [] },
-  get_rate: { params: ['date', 'currency', 'fill'], required: ['date'] },
-  convert: { params: ['amount', 'from', 'to', 'rate', 'date', 'fill'], required: ['amount'] },
+  get_latest_rate: { params: ['currency', 'fill', 'purpose'], required: [] },
+  get_rate: { params: ['date', 'currency', 'fill', 'purpose'], required: ['date'] },
+  convert: { params: ['amount', 'from', 'to', 'rate', 'date', 'fill', 'purpose'], required: ['amount'] },
   get_history: { params: ['days', 'currency'], required: [] },
   get_analytics: { params: ['days', 'from', 'to', 'currency'], required: [] },
-  get_month_close: { params: ['month', 'currency'], required: ['month'] },
+  get_month_close: { params: ['month', 'currency', 'purpose'], required: ['month'] },
   get_best_institution: { params: ['operation', 'type'], required: ['operation'] },
   get_insights: { params: ['days', 'locale'], required: [] },
 };

@@ -5,6 +5,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { plainText as oneLine } from '../../../server/domain/plain-text';
+import { citationOf } from '../../../server/domain/purposes';
+import { TOOLS } from '../../../server/mcp/tools';
+import { purposeOf } from '../../../shared/purposes';
+import type { MonthClose } from '../../../shared/types';
 import { createBankingStore } from '../../../server/store/banking';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { connect } from './client';
@@ -33,6 +37,31 @@ describe('the summary line (plainText)', () => {
 
   it('leaves markup and every other character as it is: the line is text', () => {
     expect(oneLine('<script>alert(1)</script> Casa Html & "Cía" ₡ ñ')).toBe('<script>alert(1)</script> Casa Html & "Cía" ₡ ñ');
+  });
+});
+
+describe('the month close for a purpose', () => {
+  const summarize = (data: MonthClose) => TOOLS.find((tool) => tool.name === 'get_month_close')?.summarize(data);
+  const close: MonthClose = {
+    month: '2024-03',
+    from: '2024-03-01',
+    to: '2024-03-31',
+    daysInMonth: 31,
+    daysPresent: 31,
+    missing: [],
+    complete: true,
+    closing: null,
+    buy: { average: 505, min: 504, max: 506, first: 504, last: 506, change: 2 },
+    sell: { average: 511, min: 510, max: 512, first: 510, last: 512, change: 2 },
+  };
+
+  it('names the rate of the day the rule names, or says it has none', () => {
+    const purpose = citationOf(purposeOf('income-tax'));
+    expect(summarize({ ...close, purpose, purposeRate: { date: '2024-12-31', side: 'sell', value: 510.61 } })).toBe(
+      "2024-03: 31 of 31 days with a rate (complete); no rate on the month's last day; average sell ₡511.00; for income-tax, the sell rate of 2024-12-31: ₡510.61",
+    );
+    expect(summarize({ ...close, purpose, purposeRate: { date: '2024-12-31', side: 'sell', value: null } })).toMatch(/the sell rate of 2024-12-31: no rate$/);
+    expect(summarize(close)).toMatch(/average sell ₡511\.00$/);
   });
 });
 

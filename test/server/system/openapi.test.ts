@@ -143,6 +143,21 @@ describe('OpenAPI document', () => {
         }
       }
       for (const name of ['from', 'to']) expect(parameter('/exchange-rate/analytics', name).required).toBe(false);
+      const purposes = ['invoice', 'income-tax', 'consumer-pay-colones', 'consumer-pay-dollars', 'customs'];
+      for (const path of ['/exchange-rate', '/exchange-rate/latest', '/convert', '/exchange-rate/close']) {
+        expect([path, parameter(path, 'purpose').required, parameter(path, 'purpose').schema]).toEqual([
+          path,
+          false,
+          expect.objectContaining({ type: 'string', enum: purposes }),
+        ]);
+        expect(parameter(path, 'purpose').schema).not.toHaveProperty('default');
+      }
+      for (const path of ['/exchange-rate', '/exchange-rate/latest', '/exchange-rate/history', '/exchange-rate/range']) {
+        expect([path, parameter(path, 'inverse').schema]).toEqual([
+          path,
+          expect.objectContaining({ type: 'string', enum: ['true', 'false'], default: 'false' }),
+        ]);
+      }
     });
 
     it('states limits and enumerations that the server enforces', async () => {
