@@ -75,9 +75,8 @@ describe('chartOfColumns: 20,000 records', () => {
   });
 
   it('returns at most maxPoints, keeps the ends, and fits the trend over every record', () => {
-    const started = performance.now();
+    // How fast is the bench's (its uncached 10,000–20,000-day chart row), not a test's clock.
     const chart = chartOf(points, 500);
-    const elapsed = performance.now() - started;
 
     expect(chart.points).toBe(500);
     expect(chart.series).toHaveLength(500);
@@ -106,6 +105,5 @@ describe('chartOfColumns: 20,000 records', () => {
       );
       expect(statistic(kept.intercept)).not.toBe(chart.trend[side].start);
     }
-    expect(elapsed).toBeLessThan(2000);
   });
 });
