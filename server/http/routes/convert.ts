@@ -13,7 +13,7 @@ import type { CurrencySeries } from '../../store/currency-series';
 import { badRequest } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { convertibleCurrency, date, decimalString, fill, oneOf, purpose } from '../params';
-import { carried } from './carried';
+import { latestOf, recordOf } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
 
@@ -66,13 +66,8 @@ export function convertRoutes({ currencies, sync }: { currencies: CurrencySeries
         const to = query.to ?? other(from);
         const currency = foreignSide(from, to);
         const rates = currencies.of(currency);
-        const asked = query.date ?? today;
-        let record = query.date ? await rates.byDate(query.date) : await rates.latest(today);
-        // Carried only up to today: a later day's rate has not been published, it is not a gap.
-        if (query.fill && asked <= today && (!record || record.date < asked)) {
-          const earlier = record ?? (await rates.before(asked));
-          record = earlier && carried(earlier, asked);
-        }
+        const fill = query.fill !== undefined;
+        const record = query.date ? await recordOf(rates, query.date, today, fill) : await latestOf(rates, today, fill);
         if (!record) throw await (query.date ? noRateFor(rates, sync, query.date, today, currency) : nothingStored(sync, currency));
         const side = query.purpose ? purposeOf(query.purpose).side : query.rate;
         const conversion = convert({ amount: query.amount, from, to, rate: side, rateValue: record[side], date: record.date });

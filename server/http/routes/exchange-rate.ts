@@ -9,6 +9,7 @@ import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } f
 import { analyze } from '../../domain/analytics';
 import { withInverse } from '../../domain/inverse';
 import { withPurpose } from '../../domain/purposes';
+import type { PurposeId } from '../../../shared/purposes';
 import { chartOfColumns } from '../../domain/chart';
 import type { ExchangeRate } from '../../../shared/types';
 import type { SyncView } from '../../jobs/sync-status';
@@ -16,7 +17,7 @@ import type { CurrencySeries } from '../../store/currency-series';
 import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { currencyCode, date, fill, flag, integer, oneOf, purpose } from '../params';
-import { carried } from './carried';
+import { latestOf, recordOf } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
 import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
@@ -26,6 +27,10 @@ const { history, range, analytics, chart } = LIMITS;
 
 /** `inverse=true` adds each side's inverse to the record; `false` (the default) adds nothing. */
 const inverted = (record: ExchangeRate, inverse: 'true' | 'false'): ExchangeRate => (inverse === 'true' ? withInverse(record) : record);
+
+/** A single record as its routes answer it: with its inverses and the purpose's citation when asked. */
+const shaped = (record: ExchangeRate, { inverse, purpose }: { inverse: 'true' | 'false'; purpose?: PurposeId | undefined }) =>
+  withPurpose(inverted(record, inverse), purpose);
 
 /** `sync` tells a 404 on an empty series what the sync is doing about it. */
 export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencySeries; sync: SyncView }): Route[] {
@@ -48,10 +53,10 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       response: ExchangeRateSchema,
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
-      handle: async ({ currency, fill, purpose, inverse }, { today }) => {
-        const latest = await currencies.of(currency).latest(today);
+      handle: async ({ currency, fill, ...shape }, { today }) => {
+        const latest = await latestOf(currencies.of(currency), today, fill !== undefined);
         if (!latest) throw await nothingStored(sync, currency);
-        return withPurpose(inverted(fill && latest.date < today ? carried(latest, today) : latest, inverse), purpose);
+        return shaped(latest, shape);
       },
     }),
 
@@ -67,14 +72,11 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       notFound:
         'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
       formats: { csv: csvFormat },
-      handle: async ({ date, currency, fill, purpose, inverse }, { today }) => {
+      handle: async ({ date, currency, fill, ...shape }, { today }) => {
         const rates = currencies.of(currency);
-        const record = await rates.byDate(date);
-        if (record) return withPurpose(inverted(record, inverse), purpose);
-        // Carried only up to today: a later day's rate has not been published, it is not a gap.
-        const earlier = fill && date <= today ? await rates.before(date) : null;
-        if (earlier) return withPurpose(inverted(carried(earlier, date), inverse), purpose);
-        throw await noRateFor(rates, sync, date, today, currency);
+        const record = await recordOf(rates, date, today, fill !== undefined);
+        if (!record) throw await noRateFor(rates, sync, date, today, currency);
+        return shaped(record, shape);
       },
     }),
 
