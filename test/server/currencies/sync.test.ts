@@ -6,6 +6,7 @@
  * Expected derived values are worked out here with decimal arithmetic from what the fake serves.
  */
 import Decimal from 'decimal.js';
+import pino from 'pino';
 import { DERIVED_CURRENCIES, derivedCurrency, type DerivedCurrency } from '../../../shared/currency-catalog';
 import { addDays } from '../../../shared/dates';
 import type { CurrencyInfo, ExchangeRate, Health, Provenance, Revision } from '../../../shared/types';
@@ -137,6 +138,35 @@ describe('the currencies sync', () => {
     const stored = await createCrossRatesStore(t.database.db).range('EUR', day, day);
     expect(stored).toEqual([]);
     expect((await createCrossRatesStore(t.database.db).range('EUR', addDays(day, -1), addDays(day, -1))).length).toBe(1);
+  });
+
+  it('reads at most `concurrency` currencies at once, and logs its progress year by year', async () => {
+    const { source } = fakeCrossSource(fake);
+    let inFlight = 0;
+    let most = 0;
+    const counted = {
+      ...source,
+      async read(code: string, from: string, to: string, signal?: AbortSignal) {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await source.read(code, from, to, signal);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const four = ['EUR', 'JPY', 'GBP', 'VND'].map((code) => derivedCurrency(code) as DerivedCurrency);
+    // Two years from an empty database: two runs per currency.
+    const result = await catchUpCurrencies({ ...deps(), logger }, counted, four, { since: addDays(TODAY, -500), concurrency: 2 });
+    expect(result).toMatchObject({ ran: true, ok: true });
+    expect(result.runs).toHaveLength(8);
+    expect(most).toBe(2);
+    const progress = lines
+      .map((line) => JSON.parse(line) as { msg: string; currency?: string; run?: string })
+      .filter((l) => l.msg === 'currencies backfill progress');
+    expect(progress.filter((l) => l.currency === 'EUR').map((l) => l.run)).toEqual(['1/2', '2/2']);
   });
 
   it('waits as long as a 429 asks before trying again', async () => {
