@@ -9,31 +9,10 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './store/database';
 import { type Scheduler, startScheduler } from './jobs/scheduler';
 import { syncBanking } from './jobs/sync-banking';
-import { catchUpCurrencies } from './jobs/sync-currencies';
-import type { SyncDeps } from './jobs/sync-run';
-import type { CrossSource } from './sources';
-import { DERIVED_CURRENCIES } from '../shared/currency-catalog';
+import { scheduledCurrencies } from './jobs/sync-currencies';
 import { openRuntime, servingDeps } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
-/** Two currencies read at once: the backfill takes minutes, not hours, and the central bank is not hammered. */
-const CURRENCIES_CONCURRENCY = 2;
-/**
- * Once the other currencies are up to date, they are read again after this long, not on every
- * tick of the dollar's schedule: a cross rate changes once a day, and 42 requests every half hour
- * would be asking the central bank for nothing. A run that did not complete is tried on the next tick.
- */
-const CURRENCIES_EVERY_MS = 3 * 3_600_000;
-
-function currenciesJob(deps: SyncDeps, source: CrossSource, since: string): (signal: AbortSignal) => Promise<void> {
-  let upToDateAt = Number.NEGATIVE_INFINITY;
-  return async (signal) => {
-    if (Date.now() - upToDateAt < CURRENCIES_EVERY_MS) return;
-    const result = await catchUpCurrencies({ ...deps, signal }, source, DERIVED_CURRENCIES, { since, concurrency: CURRENCIES_CONCURRENCY });
-    if (result.ran && result.ok) upToDateAt = Date.now();
-  };
-}
-
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await openRuntime(config, undefined, { serve: true });
@@ -58,7 +37,7 @@ async function main(): Promise<void> {
     extraJobs: [
       (signal) => syncBanking({ ...syncDeps, signal }, runtime.ventanilla),
       // The other currencies, with the token only: the first run backfills since CURRENCIES_SINCE.
-      ...(crossSource ? [currenciesJob(syncDeps, crossSource, config.currenciesSince)] : []),
+      ...(crossSource ? [scheduledCurrencies(syncDeps, crossSource, config.currenciesSince)] : []),
     ],
   });
 

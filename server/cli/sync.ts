@@ -12,7 +12,7 @@ import { catchUpOfficial, type SpanOptions } from '../jobs/catch-up';
 import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/sync-banking';
 import type { SyncSummary } from '../jobs/sync-run';
 import { bankingFaults, currenciesFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
-import { catchUpCurrencies } from '../jobs/sync-currencies';
+import { CURRENCIES_CONCURRENCY, catchUpCurrencies } from '../jobs/sync-currencies';
 import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
 import { openRuntime } from '../runtime';
 import { readCommandLine } from './command-line';
@@ -37,9 +37,6 @@ instance is syncing; 2 rows failed the sanity checks, or a mistake in the comman
 the span before today still have no rate.`;
 
 const OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean' }, currencies: { type: 'boolean' } } as const;
-
-/** Two currencies at once, as the server's scheduled run reads them. */
-const CURRENCIES_CONCURRENCY = 2;
 
 function progressPrinter(stream: NodeJS.WriteStream): SpanOptions['onProgress'] {
   if (stream.isTTY) {

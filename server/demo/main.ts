@@ -16,7 +16,7 @@ import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { catchUpOfficial } from '../jobs/catch-up';
 import { syncBanking } from '../jobs/sync-banking';
-import { catchUpCurrencies } from '../jobs/sync-currencies';
+import { CURRENCIES_CONCURRENCY, catchUpCurrencies } from '../jobs/sync-currencies';
 import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
 import { addDays } from '../../shared/dates';
 import { openRuntime, servingDeps } from '../runtime';
@@ -62,7 +62,7 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
   if (runtime.crossSource) {
     const currencies = await catchUpCurrencies(syncDeps, asDemoCrossSource(runtime.crossSource), DERIVED_CURRENCIES, {
       since: addDays(upstream.today, -365),
-      concurrency: 2,
+      concurrency: CURRENCIES_CONCURRENCY,
     });
     if (signal.aborted) return;
     if (!currencies.ok)

@@ -9,7 +9,7 @@
  * (`concurrency`); each request is retried with backoff, a 429's Retry-After honoured
  * (sources/http.ts); progress goes to the log, one line per stored year.
  */
-import type { DerivedCurrency } from '../../shared/currency-catalog';
+import { DERIVED_CURRENCIES, type DerivedCurrency } from '../../shared/currency-catalog';
 import { addDays, calendarDay, daysBetween, isIsoDate } from '../../shared/dates';
 import type { CrossSource } from '../sources/types';
 import { createCrossRatesStore, type CrossInput } from '../store/cross-rates';
@@ -157,4 +157,24 @@ export async function catchUpCurrencies(
     'currencies sync done',
   );
   return { ran: true, ok, runs };
+}
+
+/** Two currencies read at once by the server: the backfill takes minutes, not hours, and the central bank is not hammered. */
+export const CURRENCIES_CONCURRENCY = 2;
+
+/**
+ * Once the other currencies are up to date, they are read again after this long, not on every
+ * tick of the dollar's schedule: a cross rate changes once a day, and 42 requests every half hour
+ * would be asking the central bank for nothing. A run that did not complete is tried on the next tick.
+ */
+export const CURRENCIES_EVERY_MS = 3 * 3_600_000;
+
+/** The scheduler's job for the other currencies (jobs/scheduler.ts `extraJobs`). */
+export function scheduledCurrencies(deps: SyncDeps, source: CrossSource, since: string, now: () => number = Date.now): (signal: AbortSignal) => Promise<void> {
+  let upToDateAt = Number.NEGATIVE_INFINITY;
+  return async (signal) => {
+    if (now() - upToDateAt < CURRENCIES_EVERY_MS) return;
+    const result = await catchUpCurrencies({ ...deps, signal }, source, DERIVED_CURRENCIES, { since, concurrency: CURRENCIES_CONCURRENCY });
+    if (result.ran && result.ok) upToDateAt = now();
+  };
 }

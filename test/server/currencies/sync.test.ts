@@ -11,7 +11,7 @@ import { DERIVED_CURRENCIES, derivedCurrency, type DerivedCurrency } from '../..
 import { addDays } from '../../../shared/dates';
 import type { CurrencyInfo, ExchangeRate, Health, Provenance, Revision } from '../../../shared/types';
 import { catchUpOfficial } from '../../../server/jobs/catch-up';
-import { catchUpCurrencies } from '../../../server/jobs/sync-currencies';
+import { CURRENCIES_EVERY_MS, catchUpCurrencies, scheduledCurrencies } from '../../../server/jobs/sync-currencies';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { createCrossSource } from '../../../server/sources';
 import { createCrossRatesStore } from '../../../server/store/cross-rates';
@@ -188,6 +188,30 @@ describe('the currencies sync', () => {
     ]);
     expect(await createCrossRatesStore(t.database.db).range('EUR', SINCE, TODAY)).toEqual([]);
     expect((await createCrossRatesStore(t.database.db).range('JPY', SINCE, TODAY)).length).toBeGreaterThan(100);
+  });
+});
+
+describe('the scheduled job', () => {
+  beforeEach(() => (fake.requests.length = 0));
+  const asked = () => fake.requests.filter((r) => r.path.includes('/indicadoresEconomicos/333/')).length;
+
+  it('reads again only three hours after a complete run, and on the next tick after a failed one', async () => {
+    let now = Date.parse(`${TODAY}T18:00:00Z`);
+    const job = scheduledCurrencies(deps(), fakeCrossSource(fake).source, addDays(TODAY, -20), () => now);
+    const signal = new AbortController().signal;
+    await job(signal);
+    expect(asked()).toBe(1);
+    now += CURRENCIES_EVERY_MS - 1;
+    await job(signal);
+    expect(asked()).toBe(1);
+    now += 1;
+    fake.setFault('sdde', { kind: 'html', times: 1 });
+    await job(signal);
+    expect(asked()).toBe(2);
+    // One currency's run failed: the next tick reads them all again.
+    now += 60_000;
+    await job(signal);
+    expect(asked()).toBe(3);
   });
 });
 
