@@ -6,6 +6,7 @@
 import { DECIMAL_NUMBER, isAmountWithinLimits } from '../../shared/arguments';
 import type { RateSide } from '../../shared/currencies';
 import { CURRENCY_CODES, DOLLAR } from '../../shared/currency-catalog';
+import { PURPOSES, type Purpose } from '../../shared/purposes';
 import { isBlank } from './dates';
 import type { Messages } from './messages';
 
@@ -45,13 +46,44 @@ export function single(value: unknown, name: string, t: Messages): unknown {
   throw new ArgumentError(t.oneCell(name));
 }
 
-/** `type`: `buy`/`sell` (or `compra`/`venta`), any case; blank → `sell`, the usual quote. */
-export function readSide(value: unknown, t: Messages): RateSide {
+/** A purpose by its id or one of its Spanish names: `renta`, `factura`, `aduana`… */
+const PURPOSE_WORDS = new Map<string, Purpose>(PURPOSES.flatMap((p) => [p.id, ...p.aliases].map((word): [string, Purpose] => [word, p])));
+
+/** What `type` names: a side, or a purpose whose rule names the side (and, for a month close, the day). */
+export interface RateType {
+  side: RateSide;
+  purpose: Purpose | null;
+}
+
+/** A word as people type it: any case, accents or not, spaces or underscores for hyphens. */
+function wordOf(value: unknown): string {
+  return String(value)
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\s_]+/g, '-');
+}
+
+/**
+ * `type`: `buy`/`sell` (or `compra`/`venta`), or a purpose (`invoice`, `income-tax`, … or their
+ * Spanish names `factura`, `renta`, `aduana`, …), which takes the side its rule names; any case;
+ * blank → `sell`, the usual quote.
+ */
+export function readRateType(value: unknown, t: Messages): RateType {
   const v = single(value, 'type', t);
-  if (isBlank(v)) return 'sell';
-  const side = SIDES[String(v).trim().toLowerCase()];
-  if (!side) throw new ArgumentError(t.badSide(String(v)));
-  return side;
+  if (isBlank(v)) return { side: 'sell', purpose: null };
+  const word = wordOf(v);
+  const side = SIDES[word];
+  if (side) return { side, purpose: null };
+  const purpose = PURPOSE_WORDS.get(word);
+  if (purpose) return { side: purpose.side, purpose };
+  throw new ArgumentError(t.badSide(String(v)));
+}
+
+/** The side `type` names, directly or through a purpose. */
+export function readSide(value: unknown, t: Messages): RateSide {
+  return readRateType(value, t).side;
 }
 
 /** `measure` of EXCHANGECLOSE: `closing` (or `cierre`) and `average` (or `promedio`), any case; blank → `closing`. */

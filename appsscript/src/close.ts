@@ -16,7 +16,7 @@ import { daysBetween } from '../../shared/dates';
 import type { PeriodStats } from '../../shared/types';
 import { type Env, fetchData, recall, remember, requireKey, servedFromCopy } from './answers';
 import type { ApiError } from './api';
-import { ArgumentError, type Measure, readMeasure, readRateCurrency, readSide } from './args';
+import { ArgumentError, type Measure, type RateType, readMeasure, readRateCurrency, readRateType } from './args';
 import { keys } from './cache';
 import { CACHE_TTL } from './config';
 import { isBlank, monthBounds, readMonthCell, type MonthCell } from './dates';
@@ -133,7 +133,8 @@ export function monthFiguresFor(env: Env, months: readonly string[], currency: s
   return found;
 }
 
-type Checked = MonthCell | { kind: 'future'; month: string };
+/** A month cell; a month after the current one (which the API refuses), or a fiscal close still to come, told apart. */
+type Checked = MonthCell | { kind: 'future' | 'pending'; month: string };
 
 /** A month cell, with months after the current one (which the API refuses) told apart. */
 function checkMonth(value: unknown, env: Env): Checked {
@@ -141,16 +142,34 @@ function checkMonth(value: unknown, env: Env): Checked {
   return cell.kind === 'month' && isAfterMonthOf(cell.month, env.today) ? { kind: 'future', month: cell.month } : cell;
 }
 
+/**
+ * The month whose figures answer a month cell: itself, or, for the closing rate of a purpose whose
+ * rule settles at the fiscal close (income tax), December of the same year. A December still to
+ * come is the current month's business: it has no closing rate yet.
+ */
+function closingMonth(month: string, type: RateType, how: Measure): string {
+  return how === 'closing' && type.purpose?.close === 'fiscal-year-end' ? `${month.slice(0, 4)}-12` : month;
+}
+
 export function exchangeClose(env: Env, month: unknown, type: unknown, measure: unknown, currency: unknown): Cell | Cell[][] {
-  const side = readSide(type, env.t);
+  const rateType = readRateType(type, env.t);
+  const { side } = rateType;
   const how = readMeasure(measure, env.t);
   const code = readRateCurrency(currency, env.t);
+  const current = monthOf(env.today);
+  /** A month cell as the month whose figures answer it; a fiscal close still to come is told apart. */
+  const target = (month: string): { kind: 'month' | 'pending'; month: string } => {
+    const moved = closingMonth(month, rateType, how);
+    return { kind: moved > current ? 'pending' : 'month', month: moved };
+  };
 
   if (!Array.isArray(month)) {
     // One month: whatever is wrong fails the call with a message that says what.
-    const cell = checkMonth(month, env);
-    if (cell.kind === 'blank' || cell.kind === 'invalid') throw new ArgumentError(env.t.badMonth(isBlank(month) ? '' : String(month)));
-    if (cell.kind === 'future') throw new ArgumentError(env.t.monthAfterCurrent(monthOf(env.today), cell.month));
+    const asked = checkMonth(month, env);
+    if (asked.kind === 'blank' || asked.kind === 'invalid') throw new ArgumentError(env.t.badMonth(isBlank(month) ? '' : String(month)));
+    if (asked.kind === 'future') throw new ArgumentError(env.t.monthAfterCurrent(current, asked.month));
+    const cell = target(asked.month);
+    if (cell.kind === 'pending') throw new Error(env.t.noClosing(cell.month, monthBounds(cell.month).last));
     const figures = monthFiguresFor(env, [cell.month], code).get(cell.month);
     if (!figures) throw new Error(env.t.monthNoRate(cell.month, code));
     const value = figureOf(cell.month, figures, side, how, code, env.today);
@@ -160,7 +179,10 @@ export function exchangeClose(env: Env, month: unknown, type: unknown, measure: 
 
   // A range: one request for all its months, the answer in its shape, a short text in a bad cell.
   const cells = toCells(month);
-  const checked = mapCells(cells.rows, (v) => checkMonth(v, env));
+  const checked = mapCells(cells.rows, (v): Checked => {
+    const cell = checkMonth(v, env);
+    return cell.kind === 'month' ? target(cell.month) : cell;
+  });
   const figures = monthFiguresFor(
     env,
     distinct(checked, (c) => ((c as Checked).kind === 'month' ? (c as { month: string }).month : null)),
@@ -173,6 +195,7 @@ export function exchangeClose(env: Env, month: unknown, type: unknown, measure: 
         if (c.kind === 'blank') return '';
         if (c.kind === 'invalid') return env.t.cellBadMonth;
         if (c.kind === 'future') return env.t.cellFutureMonth;
+        if (c.kind === 'pending') return env.t.cellNoClosing;
         const f = figures.get(c.month);
         if (!f) return env.t.cellNoRate;
         return figureOf(c.month, f, side, how, code, env.today) ?? env.t.cellNoClosing;

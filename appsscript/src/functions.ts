@@ -12,7 +12,7 @@ import { exchangeAnalytics, exchangeBest, exchangeConvert, exchangeHistory, exch
  * The exchange rate of the Banco Central de Costa Rica: colones (CRC) for 1 unit of a currency, the US dollar (USD) unless another is named.
  *
  * @param {Date|string} date Optional. The day: a date cell, "YYYY-MM-DD" text, or a whole range of them (answered with one request, in the same shape). Leave it empty for the latest rate. Examples: A2, A2:A366, "2025-01-15".
- * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Example: "buy".
+ * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Or a purpose, which takes the side its rule names: "invoice" ("factura"), "income-tax" ("renta"), "customs" ("aduana"), "consumer-pay-colones", "consumer-pay-dollars". Example: "buy".
  * @param {string} currency Optional. The currency's ISO code, in any case: "USD" (default: the official rate), "EUR", "GBP", "JPY", "MXN"… Extensions → CRC Rates → Settings lists all 43. Every currency but USD is derived from the central bank's cross rate against the dollar, published on business days: a weekend or a holiday abroad gives the last rate published before it (up to 10 days back), as it is booked. Example: "EUR".
  * @return {number} CRC per 1 unit of the currency, or one rate per cell of the range.
  * @customfunction
@@ -27,7 +27,7 @@ export function EXCHANGERATE(date?: unknown, type?: unknown, currency?: unknown)
  * @param {number} amount The amount, or a range of amounts (one rate lookup for all of them). Examples: 100, B2:B50.
  * @param {string} from The currency of the amount: "CRC" or a currency code such as "USD", "EUR" or "JPY" (all 43 in Extensions → CRC Rates → Settings). One of from and to must be "CRC". Example: "EUR".
  * @param {string} to The currency wanted: "CRC" or a currency code. Example: "CRC".
- * @param {string} type Optional. Which rate: "sell" (default) or "buy". Example: "buy".
+ * @param {string} type Optional. Which rate: "sell" (default) or "buy". "venta" and "compra" work too. Or a purpose, which takes the side its rule names: "invoice" ("factura"), "income-tax" ("renta"), "customs" ("aduana"), "consumer-pay-colones", "consumer-pay-dollars". Example: "factura".
  * @param {Date|string} date Optional. The day whose rate applies; the latest when empty. For a currency other than USD, a weekend or a holiday abroad takes the last rate published before it. Example: "2025-01-15".
  * @return {number} The converted amount, or one per cell of the range.
  * @customfunction
@@ -40,7 +40,7 @@ export function EXCHANGECONVERT(amount?: unknown, from?: unknown, to?: unknown, 
  * The rate a month closes with: the rate of its last calendar day (default), or the average of the month. For closing the books.
  *
  * @param {Date|string} month The month: a date cell (any day of it), "YYYY-MM" text, or a whole range of them (answered with one request, in the same shape). Not after the current month. Examples: A2, A2:A13, "2025-01".
- * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Example: "buy".
+ * @param {string} type Optional. "sell" (default) or "buy"; "venta" and "compra" work too. Or a purpose, which takes the side its rule names: "invoice" ("factura"), "income-tax" ("renta"), "customs" ("aduana"), "consumer-pay-colones", "consumer-pay-dollars". For "income-tax" the closing rate is the one of December 31 of the month's year, the fiscal close. Example: "renta".
  * @param {string} measure Optional. "closing" (default): the rate of the month's last calendar day, #N/A while that day has none (the month is not complete); for a currency other than USD, the rate in force that day (a weekend or a holiday abroad takes the last rate before it). "average": the average of the month's daily rates. "cierre" and "promedio" work too. Example: "average".
  * @param {string} currency Optional. The currency's ISO code: "USD" (default), "EUR", "JPY"… (all 43 in Extensions → CRC Rates → Settings). Example: "EUR".
  * @return {number} CRC per 1 unit of the currency, or one figure per cell of the range.

@@ -41,7 +41,7 @@ const en = {
   unavailable: (status: number) => `The CRC Rates API is unavailable (HTTP ${status}): try again later`,
   unreachable: (origin: string, detail: string) => `Could not reach the CRC Rates API at ${origin}: ${detail}`,
   unexpectedAnswer: (origin: string, status: number) => `Unexpected answer from ${origin} (HTTP ${status}): check the API address in ${en.settingsPath}`,
-  badSide: (got: string) => `type must be "buy" or "sell" (got "${got}")`,
+  badSide: (got: string) => `type must be "buy", "sell" or a purpose such as "invoice" or "income-tax" (got "${got}")`,
   badOperation: (got: string) => `operation must be "buy" or "sell" (got "${got}")`,
   badCurrency: (name: string, got: string) => `${name} must be "CRC" or a supported currency code: ${CODES} (got "${got}")`,
   badRateCurrency: (got: string) => `currency must be a supported currency code (USD when empty): ${CODES} (got "${got}")`,
@@ -168,7 +168,7 @@ const es: Messages = {
   unreachable: (origin: string, detail: string) => `No se pudo conectar con la API de CRC Rates en ${origin}: ${detail}`,
   unexpectedAnswer: (origin: string, status: number) =>
     `Respuesta inesperada de ${origin} (HTTP ${status}): revise la dirección de la API en ${es.settingsPath}`,
-  badSide: (got: string) => `tipo debe ser "compra" o "venta" (se recibió "${got}")`,
+  badSide: (got: string) => `tipo debe ser "compra", "venta" o un propósito como "factura" o "renta" (se recibió "${got}")`,
   badOperation: (got: string) => `operación debe ser "compra" o "venta" (se recibió "${got}")`,
   badCurrency: (name: string, got: string) => `${name} debe ser "CRC" o un código de moneda admitido: ${CODES} (se recibió "${got}")`,
   badRateCurrency: (got: string) => `moneda debe ser un código de moneda admitido (USD si se deja vacía): ${CODES} (se recibió "${got}")`,

@@ -315,14 +315,18 @@ describe('EXCHANGERATE', () => {
     const g = sheet();
     expect(errorOf(() => g.run('EXCHANGERATE', 'yesterday')).message).toBe('date must be a date cell or YYYY-MM-DD text (got "yesterday")');
     expect(errorOf(() => g.run('EXCHANGERATE', '2099-01-01')).message).toBe('No rate for 2099-01-01');
-    expect(errorOf(() => g.run('EXCHANGERATE', '', 'middle')).message).toBe('type must be "buy" or "sell" (got "middle")');
+    expect(errorOf(() => g.run('EXCHANGERATE', '', 'middle')).message).toBe(
+      'type must be "buy", "sell" or a purpose such as "invoice" or "income-tax" (got "middle")',
+    );
   });
 
   test('Spanish messages in a Spanish spreadsheet', () => {
     const g = sheet({ locale: 'es_CR' });
     const out = g.run<unknown[][]>('EXCHANGERATE', [['2025-01-15', 'x', '2099-01-01']]);
     expect(out).toEqual([[512.82, 'Fecha inválida', 'Sin tipo de cambio']]);
-    expect(errorOf(() => g.run('EXCHANGERATE', '', 'medio')).message).toBe('tipo debe ser "compra" o "venta" (se recibió "medio")');
+    expect(errorOf(() => g.run('EXCHANGERATE', '', 'medio')).message).toBe(
+      'tipo debe ser "compra", "venta" o un propósito como "factura" o "renta" (se recibió "medio")',
+    );
   });
 });
 
@@ -692,6 +696,48 @@ describe('EXCHANGECLOSE', () => {
     expect(errorOf(() => es.run('EXCHANGECLOSE', '2025-01', 'venta', 'mediana')).message).toBe('medida debe ser "cierre" o "promedio" (se recibió "mediana")');
     expect(g.calls).toHaveLength(0);
     expect(es.calls).toHaveLength(0);
+  });
+});
+
+describe('a purpose as the type', () => {
+  test('EXCHANGERATE and EXCHANGECONVERT take a purpose id or its Spanish name, and the side its rule names', () => {
+    const g = sheet();
+    const day = quoteOf('2024-06-03');
+    expect(g.run('EXCHANGERATE', '2024-06-03', 'consumidor-dólares')).toBe(day.buy);
+    expect(g.run('EXCHANGERATE', '2024-06-03', 'Consumer_Pay_Dollars')).toBe(day.buy);
+    expect(g.run('EXCHANGERATE', '2024-06-03', 'factura')).toBe(day.sell);
+    expect(g.run('EXCHANGERATE', '2024-06-03', 'ADUANA')).toBe(day.sell);
+    // The API's purpose gives the same side and value.
+    const viaApi = api<{ sell: number; buy: number; purpose: { side: string } }>('/exchange-rate?date=2024-06-03&purpose=consumer-pay-dollars');
+    expect(viaApi.data.purpose.side).toBe('buy');
+    expect(g.run('EXCHANGECONVERT', 100, 'USD', 'CRC', 'renta', '2024-06-03')).toBe(Math.round(day.sell * 100 * 100) / 100);
+    expect(g.run('EXCHANGECONVERT', 100, 'USD', 'CRC', 'consumidor-dolares', '2024-06-03')).toBe(Math.round(day.buy * 100 * 100) / 100);
+    const es = sheet({ locale: 'es' });
+    expect(errorOf(() => es.run('EXCHANGERATE', '2024-06-03', 'hacienda')).message).toBe(
+      'tipo debe ser "compra", "venta" o un propósito como "factura" o "renta" (se recibió "hacienda")',
+    );
+  });
+
+  test('EXCHANGECLOSE with "renta" closes a month with December 31 of its year, as /close’s purposeRate; a fiscal close to come is #N/A', () => {
+    const g = sheet();
+    const close = api<MonthClose & { purposeRate: { date: string; side: string; value: number } | null }>(
+      '/exchange-rate/close?month=2024-06&purpose=income-tax',
+    );
+    expect(close.data.purposeRate).toEqual({ date: '2024-12-31', side: 'sell', value: quoteOf('2024-12-31').sell });
+    expect(g.run('EXCHANGECLOSE', '2024-06', 'renta')).toBe(quoteOf('2024-12-31').sell);
+    // A range of a year's months: every month closes with the same December, one request for it.
+    const months = ['2024-01', '2024-06', '2024-12', '', '2025-01'].map((m) => [m]);
+    const fresh = sheet();
+    const year = fresh.run<unknown[][]>('EXCHANGECLOSE', months, 'income-tax');
+    const [current] = currentAndNextMonth();
+    const december = quoteOf('2024-12-31').sell;
+    expect(year.slice(0, 4)).toEqual([[december], [december], [december], ['']]);
+    // The data end in January 2025: December 2025, over, has no rate.
+    expect(year[4]![0]).toBe('No rate');
+    // The average is the month's own, purpose or not.
+    expect(g.run('EXCHANGECLOSE', '2024-06', 'renta', 'average')).toBe(api<MonthClose>('/exchange-rate/close?month=2024-06').data.sell.average);
+    const pendingYear = current.slice(0, 4);
+    expect(errorOf(() => g.run('EXCHANGECLOSE', `${pendingYear}-01`, 'renta')).message).toMatch(new RegExp(`^#N/A: ${pendingYear}-12 has no closing rate`));
   });
 });
 

@@ -14,6 +14,7 @@ import {
   readOperation,
   readPair,
   readRateCurrency,
+  readRateType,
   readSide,
   single,
 } from '../../appsscript/src/args';
@@ -46,6 +47,7 @@ import { analyticsTable, bestTable, historyTable } from '../../appsscript/src/ta
 import { isAmountWithinLimits, isYearMonth } from '../../shared/arguments';
 import { CURRENCY_CODES } from '../../shared/currency-catalog';
 import { addDays, daysBetween } from '../../shared/dates';
+import { PURPOSES } from '../../shared/purposes';
 import { fail, fakeEnv, inZone, memoryProperties, ok } from './support/fake-env';
 import { formatDate } from './support/gas';
 
@@ -62,6 +64,19 @@ const thrown = (fn: () => unknown): Error => {
 };
 
 describe('arguments', () => {
+  test('type: a purpose by its id or any of its Spanish names, accents, case and spaces aside, with the side its rule names', () => {
+    for (const purpose of PURPOSES) {
+      for (const word of [purpose.id, ...purpose.aliases]) {
+        expect([word, readRateType(word, en)]).toEqual([word, { side: purpose.side, purpose }]);
+        expect(readRateType(` ${word.toUpperCase().replace(/-/g, ' ')} `, es).purpose?.id).toBe(purpose.id);
+      }
+    }
+    expect(readRateType('Consumidor-Dólares', es)).toMatchObject({ side: 'buy', purpose: { id: 'consumer-pay-dollars' } });
+    expect(readRateType('renta', es).purpose?.close).toBe('fiscal-year-end');
+    expect(readRateType('compra', es)).toEqual({ side: 'buy', purpose: null });
+    expect(readSide('aduana', es)).toBe('sell');
+  });
+
   test('type: sell by default, buy/sell/compra/venta in any case, anything else refused', () => {
     expect(readSide(undefined, en)).toBe('sell');
     expect(readSide('', en)).toBe('sell');
@@ -70,8 +85,10 @@ describe('arguments', () => {
     expect(readSide('Compra', en)).toBe('buy');
     expect(readSide('venta', es)).toBe('sell');
     expect(readSide([['buy']], en)).toBe('buy');
-    expect(thrown(() => readSide('mid', en))).toEqual(new ArgumentError('type must be "buy" or "sell" (got "mid")'));
-    expect(thrown(() => readSide('mid', es)).message).toBe('tipo debe ser "compra" o "venta" (se recibió "mid")');
+    expect(thrown(() => readSide('mid', en))).toEqual(
+      new ArgumentError('type must be "buy", "sell" or a purpose such as "invoice" or "income-tax" (got "mid")'),
+    );
+    expect(thrown(() => readSide('mid', es)).message).toBe('tipo debe ser "compra", "venta" o un propósito como "factura" o "renta" (se recibió "mid")');
     expect(thrown(() => readSide([['buy', 'sell']], en)).message).toBe('type must be a single value, not a range');
   });
 
