@@ -10,8 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { CHANGE_TOPICS, type ChangeFeed, type ChangeTopic, createTopics, feedOf } from './changes';
 import type { Logger } from './logger';
 import type { Database } from './store/database';
-
-export const EMBEDDED_CHANNEL = 'crc_rates_changes';
+import { CHANGES_CHANNEL, notifyChange } from './store/notifications';
 
 /** The server's side: its own changes stay in the process; notifications from clients come in through `receive`. */
 export function createEmbeddedServerFeed(): { feed: ChangeFeed; receive(channel: string, payload: string): void } {
@@ -24,7 +23,7 @@ export function createEmbeddedServerFeed(): { feed: ChangeFeed; receive(channel:
     ),
     receive(channel, payload) {
       const [topic] = payload.split(':', 1);
-      if (channel === EMBEDDED_CHANNEL && CHANGE_TOPICS.includes(topic as ChangeTopic)) topics.emit(topic as ChangeTopic);
+      if (channel === CHANGES_CHANNEL && CHANGE_TOPICS.includes(topic as ChangeTopic)) topics.emit(topic as ChangeTopic);
     },
   };
 }
@@ -35,7 +34,7 @@ export function createEmbeddedClientFeed(db: Database, logger: Logger): ChangeFe
   return feedOf(
     createTopics(),
     async (topic) => {
-      await db.raw('SELECT pg_notify(?, ?)', [EMBEDDED_CHANNEL, `${topic}:${sender}`]).catch((error: unknown) => {
+      await notifyChange(db, `${topic}:${sender}`).catch((error: unknown) => {
         logger.warn({ err: error }, 'embedded change feed: notify failed; the server notices when its caches expire');
       });
     },

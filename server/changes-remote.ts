@@ -10,8 +10,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { CHANGE_TOPICS, createTopics, feedOf, type ChangeFeed, type ChangeTopic } from './changes';
 import type { Logger } from './logger';
-
-const CHANNEL = 'crc_rates_changes';
+import { CHANGES_CHANNEL, listenForChanges, notifyChange } from './store/notifications';
 
 /** One way of announcing to other instances; what it hears goes to the feed's handler. */
 interface Relay {
@@ -53,18 +52,18 @@ async function redisRelay(url: string, logger: Logger, deliver: (payload: string
   }
   subscriber.on('message', (_channel: string, payload: string) => deliver(payload));
   subscriber.on('ready', () => {
-    subscriber.subscribe(CHANNEL).catch((error: unknown) => logger.warn({ err: error }, 'redis change feed: subscribe failed'));
+    subscriber.subscribe(CHANGES_CHANNEL).catch((error: unknown) => logger.warn({ err: error }, 'redis change feed: subscribe failed'));
   });
   try {
     await Promise.all([publisher.connect(), subscriber.connect()]);
     // Listening before returning, so that no notice sent right after start is missed.
-    await subscriber.subscribe(CHANNEL);
+    await subscriber.subscribe(CHANGES_CHANNEL);
   } catch (error) {
     logger.warn({ err: error }, 'redis change feed: not connected yet; will retry in the background');
   }
   return {
     async publish(message) {
-      await publisher.publish(CHANNEL, message).catch((error: unknown) => logger.warn({ err: error }, 'redis change feed: publish failed'));
+      await publisher.publish(CHANGES_CHANNEL, message).catch((error: unknown) => logger.warn({ err: error }, 'redis change feed: publish failed'));
     },
     async close() {
       publisher.disconnect();
@@ -92,7 +91,7 @@ async function postgresRelay(databaseUrl: string, logger: Logger, deliver: (payl
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
+      await listenForChanges(next);
       client = next;
     } catch (error) {
       logger.warn({ err: error }, 'postgres change feed: cannot listen yet; retrying');
@@ -107,7 +106,7 @@ async function postgresRelay(databaseUrl: string, logger: Logger, deliver: (payl
       const sender = client ?? new Client({ connectionString: databaseUrl });
       try {
         if (sender !== client) await sender.connect();
-        await sender.query('SELECT pg_notify($1, $2)', [CHANNEL, message]);
+        await notifyChange(sender, message);
       } catch (error) {
         logger.warn({ err: error }, 'postgres change feed: notify failed');
       } finally {

@@ -6,7 +6,7 @@ import type Redis from 'ioredis';
 import { createLimiterRedis } from './access/redis-client';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
-import { createEmbeddedClientFeed, createEmbeddedServerFeed, EMBEDDED_CHANNEL } from './changes-embedded';
+import { createEmbeddedClientFeed, createEmbeddedServerFeed } from './changes-embedded';
 import { createRemoteChangeFeed } from './changes-remote';
 import type { AppDeps } from './app';
 import type { Config } from './config';
@@ -17,6 +17,7 @@ import { createDatabase, type Database, DEADLINES } from './store/database';
 import { type EmbeddedDatabase, openEmbedded, shareEmbedded } from './store/embedded/open';
 import { type EmbeddedShare, SocketPathTooLongError } from './store/embedded/share-server';
 import { migrate } from './store/migrations';
+import { listenForChanges } from './store/notifications';
 
 export interface Runtime {
   config: Config;
@@ -63,7 +64,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     else if (serve) {
       const server = createEmbeddedServerFeed();
       // The shared session listens, so a client's NOTIFY shows up in what PGlite answers it.
-      await db.raw(`LISTEN ${EMBEDDED_CHANNEL}`);
+      await listenForChanges(db);
       share = await startSharing(db, logger, server.receive);
       changes = server.feed;
     } else changes = createLocalChangeFeed();

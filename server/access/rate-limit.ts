@@ -56,11 +56,15 @@ const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 
 /**
  * How long Redis may send nothing while a request waits for it before the request is counted in
- * memory instead. Redis answers a limiter call in well under a millisecond; a connection silent
- * this long while a command waits is a Redis in trouble. Time this process spends busy elsewhere
- * is not counted against Redis (see redis-silence.ts).
+ * memory instead. Redis answers a limiter call in well under a millisecond, but on a loaded machine
+ * the scheduler can leave a healthy Redis without a CPU for some tens of milliseconds (25 ms was
+ * seen to pass under a burst on two busy cores, and each request given up on then was counted
+ * again from zero in memory); a connection silent this long while a command waits is a Redis in
+ * trouble. Time this process spends busy elsewhere is not counted against Redis (see
+ * redis-silence.ts). A hung Redis costs the first few requests this long each, until the breaker
+ * opens.
  */
-export const REDIS_DEADLINE_MS = 25;
+export const REDIS_DEADLINE_MS = 100;
 /** How often a given-up Redis is asked whether it is back. */
 export const REDIS_PROBE_MS = 1000;
 

@@ -1,9 +1,11 @@
 /**
  * Telling a silent Redis from a busy process: a command Redis answered while this process was
  * blocked past the deadline still succeeds; a frozen Redis (SIGSTOP: connected, saying nothing)
- * is given up on after the deadline.
+ * is given up on after the deadline; a Redis paused for less than the limiter's deadline, as a
+ * loaded machine pauses it, is waited for.
  */
 import type Redis from 'ioredis';
+import { REDIS_DEADLINE_MS } from '../../../server/access/rate-limit';
 import { RedisSilentError, unlessRedisIsSilent } from '../../../server/access/redis-silence';
 import { PrivateRedis, redisClient, until } from './support';
 
@@ -50,4 +52,14 @@ it('gives up on a Redis that says nothing, within a few deadlines', async () => 
     redis.thaw();
   }
   await expect(unlessRedisIsSilent(client, client.ping(), DEADLINE_MS)).resolves.toBe('PONG');
+});
+
+it("waits, at the limiter's deadline, for a Redis the machine left without a CPU for 40 ms", async () => {
+  // A burst on a loaded machine: Redis is healthy but not scheduled for a while (SIGSTOP, then
+  // SIGCONT). Given up on, each waiting request would be counted again in this instance's memory.
+  redis.freeze();
+  const answer = unlessRedisIsSilent(client, client.ping(), REDIS_DEADLINE_MS);
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  redis.thaw();
+  await expect(answer).resolves.toBe('PONG');
 });

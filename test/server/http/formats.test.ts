@@ -4,6 +4,8 @@
  * JSON answer the client did not ask for; also when the key comes as `key=`, which a client asking
  * for CSV sends. `format=json` is the default everywhere.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
 import { CSV_PATHS } from './csv-paths';
 
@@ -79,6 +81,14 @@ describe('the documents name the CSV routes from the route list', () => {
     expect(offering.map(([path]) => path).sort()).toEqual([...CSV_PATHS].sort());
     const csvParagraph = doc.info.description.split('\n\n').find((p) => p.startsWith('**CSV.**')) ?? '';
     expect(quotedPaths(csvParagraph.split(';')[0] ?? '').sort()).toEqual([...CSV_PATHS].sort());
+  });
+
+  it('the API guide: the first paragraph of "CSV for spreadsheets" lists exactly those routes', () => {
+    const guide = fs.readFileSync(path.join(__dirname, '../../../docs/api.md'), 'utf8');
+    const start = guide.indexOf('\n### CSV for spreadsheets\n');
+    expect(start).toBeGreaterThan(0);
+    const paragraph = guide.slice(start).split('\n\n')[1] ?? '';
+    expect(quotedPaths(paragraph).sort()).toEqual([...CSV_PATHS].sort());
   });
 
   it('llms.txt: the format=csv line lists exactly those routes', async () => {

@@ -299,15 +299,16 @@ describe('POST /request-access from a browser without JavaScript', () => {
   const post = (fields: Record<string, string>, accept: string) =>
     fetch(`${t.url}/request-access`, { method: 'POST', headers: { Accept: accept, 'X-Forwarded-For': newAddress() }, body: new URLSearchParams(fields) });
 
-  it('answers a refused field with a page in the form’s language', async () => {
-    const response = await post({ name: 'Ana', email: 'ana@example', plan: 'pro', lang: 'en' }, 'text/html,application/xhtml+xml,*/*;q=0.8');
+  it.each(['es', 'en'] as const)('answers a refused field with a page in the form’s language (%s), in the site’s look', async (lang) => {
+    const response = await post({ name: 'Ana', email: 'ana@example', plan: 'pro', lang }, 'text/html,application/xhtml+xml,*/*;q=0.8');
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     const page = await response.text();
-    expect(page).toContain('<html lang="en"');
-    expect(page).toContain('Email: Enter a valid email address.');
-    expect(page).toContain('href="/en#request"');
+    expect(page).toContain(`<html lang="${lang}"`);
+    expect(page).toContain(lang === 'es' ? 'Correo electrónico: Escriba un correo electrónico válido.' : 'Email: Enter a valid email address.');
+    expect(page).toMatch(/<link rel="stylesheet" href="\/assets\/site\.css[^"]*">/);
+    expect(page).toContain(`href="/${lang}#request"`);
     expectStrictPage(page);
   });
 
