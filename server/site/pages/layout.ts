@@ -2,6 +2,7 @@
 import { html, type Fragment, SafeHtml } from '../html';
 import { FAVICON_SVG_PATH } from '../favicon';
 import { LANGS, TEXTS, type Lang } from '../i18n';
+import { PAGE_LINKS } from '../texts/spreadsheets';
 
 /**
  * A page's styles: the site's stylesheet files (and a page's own after it, whose print rules then
@@ -33,6 +34,9 @@ export interface LayoutView {
   demo?: boolean;
   main: Fragment;
 }
+
+/** The pages for spreadsheet users and the legal ones, linked from every page's footer. */
+export const FOOTER_PAGES = ['sheets', 'excel', 'privacy', 'terms'] as const;
 
 export function layout(view: LayoutView): SafeHtml {
   const t = TEXTS[view.lang].site;
@@ -76,7 +80,12 @@ ${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></scr
 ${view.main}
 </main>
 <footer class="bottom">
-  <div class="wrap"><p>${t.footer}</p></div>
+  <div class="wrap">
+    <p>${t.footer}</p>
+    <ul class="footer-links">
+      ${FOOTER_PAGES.map((page) => html`<li><a href="/${view.lang}/${page}">${PAGE_LINKS[view.lang][page]}</a></li>`)}
+    </ul>
+  </div>
 </footer>
 </body>
 </html>

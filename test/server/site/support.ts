@@ -80,7 +80,7 @@ export interface SiteOnly {
  * The site alone (no API) on a database of its own, mounted with the options the app does not
  * pass yet (`demo`), listening on a free port.
  */
-export async function startSite(options: { clock: () => Date; demo?: boolean }): Promise<SiteOnly> {
+export async function startSite(options: { clock: () => Date; demo?: boolean; publishing?: SiteDeps['publishing'] }): Promise<SiteOnly> {
   const database = await createTestDatabase();
   const changes = createLocalChangeFeed();
   const rates = createRatesStore(database.db);
@@ -101,6 +101,7 @@ export async function startSite(options: { clock: () => Date; demo?: boolean }):
     publicUrl: url,
     onRatesChanged,
     ...(options.demo === undefined ? {} : { demo: options.demo }),
+    ...(options.publishing === undefined ? {} : { publishing: options.publishing }),
   };
   const router = new Router();
   mountSite(router, deps);
