@@ -32,6 +32,8 @@ export interface LayoutView {
   nav?: boolean;
   /** The instance serves simulated data (`npm run demo`): a badge beside the name says so. */
   demo?: boolean;
+  /** Links to the other pages in the footer (true); a page saved as a document has none. */
+  footerLinks?: boolean;
   main: Fragment;
 }
 
@@ -82,9 +84,13 @@ ${view.main}
 <footer class="bottom">
   <div class="wrap">
     <p>${t.footer}</p>
-    <ul class="footer-links">
+    ${
+      view.footerLinks === false
+        ? ''
+        : html`<ul class="footer-links">
       ${FOOTER_PAGES.map((page) => html`<li><a href="/${view.lang}/${page}">${PAGE_LINKS[view.lang][page]}</a></li>`)}
-    </ul>
+    </ul>`
+    }
   </div>
 </footer>
 </body>
