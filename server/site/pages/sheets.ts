@@ -36,9 +36,13 @@ function install(view: SheetsView): SafeHtml {
     </div>`);
   }
   if (paths.length === 0) {
+    // The add-on can be pointed at this server only when Google's servers can reach it over https.
+    const https = view.origin.startsWith('https://');
+    const push = html`<code>${https ? `npm run addon:push -- --base-url ${view.origin}` : 'npm run addon:push'}</code>`;
     paths.push(html`<div class="install" data-install="developer">
       <p>${t.developer}</p>
-      <ol class="steps">${t.developerSteps.map((step) => html`<li>${fill(step, { origin: html`<code>${view.origin}</code>` })}</li>`)}</ol>
+      <ol class="steps">${t.developerSteps.map((step) => html`<li>${fill(step, { push })}</li>`)}</ol>
+      ${https ? '' : html`<p class="note">${t.notHttps}</p>`}
     </div>`);
   }
   return html`${paths}`;

@@ -40,7 +40,7 @@ export const PRIVACY: Record<Lang, LegalText> = {
           'Solicitudes de acceso del formulario del sitio: nombre, correo electrónico, empresa (si la indica), plan, mensaje (si lo escribe) y la hora de recepción, para responderle y enviarle su llave.',
           'Conteos de uso: cuántas consultas hizo cada llave en cada mes, para aplicar la cuota mensual y mostrarle su consumo.',
           'Registros técnicos: por cada consulta, el método, la ruta (sin los parámetros de la dirección), el código de respuesta, la duración y un identificador. Las llaves nunca se escriben en los registros. Se conservan el tiempo que los guarde el alojamiento del servicio.',
-          'Límites por minuto: la dirección IP o la llave de cada cliente se cuenta durante un minuto, en memoria (o en el Redis del servicio), y luego se descarta.',
+          'Límites de uso: la dirección IP o la llave de cada cliente se cuenta durante un minuto (diez para el formulario), en memoria o en el Redis del servicio, y luego se descarta.',
         ],
       },
       {
@@ -93,7 +93,7 @@ export const PRIVACY: Record<Lang, LegalText> = {
           "Access requests from the site's form: name, email, company (if given), plan, message (if written) and when it arrived, to answer you and send you a key.",
           'Usage counts: how many requests each key made each month, to apply the monthly quota and show you your usage.',
           "Technical logs: for each request, the method, the path (without the address's parameters), the status, the duration and an identifier. Keys are never written to logs. They are kept as long as the service's hosting keeps them.",
-          "Per-minute limits: each client's IP address or key is counted for one minute, in memory (or in the service's Redis), and then dropped.",
+          "Rate limits: each client's IP address or key is counted for one minute (ten for the form), in memory or in the service's Redis, and then dropped.",
         ],
       },
       {

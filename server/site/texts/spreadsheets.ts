@@ -32,9 +32,11 @@ export const SHEETS_TEXTS = {
       'Este servidor aún no publica el complemento. Puede instalarlo usted mismo desde su código fuente, como complemento de prueba en su propia cuenta de Google:',
     developerSteps: [
       'Con Node.js 20 o más reciente, en una copia del repositorio de crc-rates: npm ci y luego npx clasp login.',
-      'npm run addon:push -- --base-url {origin}: crea su propio proyecto de Apps Script y sube el complemento.',
+      '{push}: crea su propio proyecto de Apps Script y sube el complemento.',
       'npx clasp -P appsscript open-script, y en el editor: Implementar → Implementaciones de prueba → Complemento del editor → Crear prueba nueva, con su hoja.',
     ],
+    // Apps Script fetches only public https addresses, from Google's servers.
+    notHttps: 'Este servidor no tiene una dirección https pública: el complemento usará el servicio público.',
     settingsHeading: 'Su llave',
     settings: 'En la hoja: Extensiones → CRC Rates → Configuración, pegue su llave y guarde. ¿No tiene una? Pídala en {form}.',
     privacy: 'Qué guarda y qué envía el complemento: {privacy}.',
@@ -63,9 +65,11 @@ export const SHEETS_TEXTS = {
     developer: 'This server does not publish the add-on yet. You can install it yourself from its source code, as a test add-on in your own Google account:',
     developerSteps: [
       'With Node.js 20 or newer, in a copy of the crc-rates repository: npm ci, then npx clasp login.',
-      'npm run addon:push -- --base-url {origin}: creates your own Apps Script project and uploads the add-on.',
+      '{push}: creates your own Apps Script project and uploads the add-on.',
       'npx clasp -P appsscript open-script, then in the editor: Deploy → Test deployments → Editor Add-on → Create new test, with your spreadsheet.',
     ],
+    // Apps Script fetches only public https addresses, from Google's servers.
+    notHttps: 'This server has no public https address: the add-on will use the public service.',
     settingsHeading: 'Your key',
     settings: "In the spreadsheet: Extensions → CRC Rates → Settings, paste your key and save. Don't have one? Ask for it with {form}.",
     privacy: 'What the add-on keeps and sends: {privacy}.',

@@ -16,19 +16,21 @@ const CONTACT = 'privacy@rates.example.com';
 let browser: Browser;
 let published: SiteOnly;
 let bare: SiteOnly;
+let selfHosted: SiteOnly;
 
 beforeAll(async () => {
   const clock = () => new Date('2025-02-10T18:00:00Z');
-  [browser, published, bare] = await Promise.all([
+  [browser, published, bare, selfHosted] = await Promise.all([
     launchBrowser(),
     startSite({ clock, publishing: { contactEmail: CONTACT, addonListingUrl: LISTING, addonTemplateUrl: TEMPLATE } }),
     startSite({ clock }),
+    startSite({ clock, publicUrl: 'https://rates.example.com' }),
   ]);
 });
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([published?.close(), bare?.close()]);
+  await Promise.all([published?.close(), bare?.close(), selfHosted?.close()]);
 });
 
 const WIDTHS = [
@@ -126,8 +128,19 @@ describe('/sheets shows the install path that exists', () => {
   it.each(['es', 'en'] as const)('the developer path when the operator offers neither (%s)', async (lang) => {
     await open(`${bare.url}/${lang}/sheets`, 1280, 900, async (page) => {
       expect(await page.locator('[data-install]').evaluateAll((els) => els.map((e) => e.getAttribute('data-install')))).toEqual(['developer']);
-      expect(await page.locator('[data-install="developer"]').innerText()).toContain(`npm run addon:push -- --base-url ${bare.url}`);
+      // Served over plain http: Apps Script could not reach it, so the add-on keeps the public service.
+      const steps = await page.locator('[data-install="developer"]').innerText();
+      expect(steps).toContain('npm run addon:push:');
+      expect(steps).not.toContain('--base-url');
+      expect(await page.locator('[data-install="developer"] .note').count()).toBe(1);
       expect(await page.locator('a[href*="marketplace"], a[href*="/copy"]').count()).toBe(0);
+    });
+  });
+
+  it('the developer path points the add-on at a server with a public https address', async () => {
+    await open(`${selfHosted.url}/en/sheets`, 375, 812, async (page) => {
+      expect(await page.locator('[data-install="developer"]').innerText()).toContain('npm run addon:push -- --base-url https://rates.example.com:');
+      expect(await page.locator('[data-install="developer"] .note').count()).toBe(0);
     });
   });
 });
