@@ -18,7 +18,9 @@ export type CsvLocale = 'en' | 'es';
 export const KEY_PARAMETER = 'CrcRatesKey';
 
 interface TableSpec {
+  /** The step that holds the table, and its field in the file's record (never the same name: `[History = History]` would be a cyclic reference in M). */
   step: string;
+  field: string;
   path: string;
   /** The request's parameters: each the name of a step that holds its text. */
   params: ReadonlyArray<readonly [string, string]>;
@@ -30,9 +32,10 @@ interface TableSpec {
 const RECORD = { dates: ['date'], numbers: ['buy', 'sell'] } as const;
 
 const TABLES: Record<PowerQueryTable, TableSpec> = {
-  history: { step: 'History', path: 'exchange-rate/history', params: [['days', 'Days']], ...RECORD },
+  history: { step: 'HistoryTable', field: 'History', path: 'exchange-rate/history', params: [['days', 'Days']], ...RECORD },
   range: {
-    step: 'Range',
+    step: 'RangeTable',
+    field: 'Range',
     path: 'exchange-rate/range',
     params: [
       ['from', 'From'],
@@ -41,13 +44,14 @@ const TABLES: Record<PowerQueryTable, TableSpec> = {
     ...RECORD,
   },
   close: {
-    step: 'Close',
+    step: 'CloseTable',
+    field: 'Close',
     path: 'exchange-rate/close',
     params: [['month', 'Month']],
     dates: ['from', 'to', 'closing_date'],
     numbers: ['closing_buy', 'closing_sell', 'buy_average', 'sell_average', 'buy_min', 'buy_max', 'sell_min', 'sell_max'],
   },
-  latest: { step: 'Latest', path: 'exchange-rate/latest', params: [], ...RECORD },
+  latest: { step: 'LatestTable', field: 'Latest', path: 'exchange-rate/latest', params: [], ...RECORD },
 };
 
 export interface PowerQueryOptions {
@@ -121,7 +125,8 @@ function request(table: PowerQueryTable, locale: CsvLocale, last: boolean): stri
  */
 export function powerQuery(tables: readonly PowerQueryTable[], options: PowerQueryOptions): string {
   const locale = options.csvLocale ?? 'en';
-  const result = tables.length === 1 ? TABLES[tables[0] as PowerQueryTable].step : `[${tables.map((t) => `${TABLES[t].step} = ${TABLES[t].step}`).join(', ')}]`;
+  const result =
+    tables.length === 1 ? TABLES[tables[0] as PowerQueryTable].step : `[${tables.map((t) => `${TABLES[t].field} = ${TABLES[t].step}`).join(', ')}]`;
   return [
     `// crc-rates: the official exchange rate of the Banco Central de Costa Rica, from ${options.apiBase}.`,
     `// Needs a parameter named ${KEY_PARAMETER} (Home > Manage Parameters > New Parameter, type Text) holding your API key.`,

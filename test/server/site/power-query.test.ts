@@ -76,6 +76,14 @@ describe('/excel/crc-rates.pq', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="crc-rates.pq"');
     const m = await response.text();
+    // The answer is a record of the four tables; a field named like the step it reads would be a
+    // cyclic reference in M ([History = History] refers to itself).
+    const fields = [...(/\nin\n\s*\[([^\]]*)\]\s*$/.exec(m)?.[1]?.matchAll(/(\w+) = (\w+)/g) ?? [])].map(([, field, step]) => ({ field, step }));
+    expect(fields.map((f) => f.field)).toEqual(['History', 'Range', 'Close', 'Latest']);
+    for (const { field, step } of fields) {
+      expect(step).not.toBe(field);
+      expect(m).toMatch(new RegExp(`\\n    ${step} = Read\\(`));
+    }
     const requests = requestsOf(m, { CrcRatesKey: t.key });
     expect(requests.map((r) => new URL(r.url).pathname)).toEqual([
       '/api/v1/exchange-rate/history',
