@@ -10,6 +10,7 @@ import type { ExchangeRate } from '../../../shared/types';
 import * as format from '../assets/format';
 import { html, type SafeHtml } from '../html';
 import { count, TEXTS, usd, type FormField, type Lang } from '../i18n';
+import { PAGE_LINKS } from '../texts/spreadsheets';
 import { codeBlock as sharedCodeBlock } from './code-block';
 import { layout } from './layout';
 import { WIDGETS, type WidgetKind } from './widget';
@@ -159,6 +160,8 @@ export function landingPage(view: LandingView): SafeHtml {
     <ul class="links">
       <li><a href="/docs">${t.docs}</a></li>
       <li><a href="/api/v1/openapi.json">${t.openapi}</a> <span class="muted">(/api/v1/openapi.json)</span></li>
+      <li><a href="/${lang}/sheets">${PAGE_LINKS[lang].sheets}</a></li>
+      <li><a href="/${lang}/excel">${PAGE_LINKS[lang].excel}</a></li>
     </ul>
     ${codeBlock(lang, 'api', t.apiExample, `curl -H "x-api-key: ${t.yourKey}" ${origin}/api/v1/exchange-rate/latest`)}
   </div>

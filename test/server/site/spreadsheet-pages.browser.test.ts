@@ -83,6 +83,8 @@ describe.each(WIDTHS)('at $name width', ({ width, height }) => {
         const target = page.locator(`footer a[href="/${lang}/${p}"]`);
         expect(await target.isVisible()).toBe(true);
       }
+      // The spreadsheet pages are also among the API's links.
+      expect(await page.locator(`#api a[href="/${lang}/sheets"], #api a[href="/${lang}/excel"]`).count()).toBe(2);
       await page.click(`footer a[href="/${lang}/privacy"]`);
       await page.waitForURL(`${published.url}/${lang}/privacy`);
     });
