@@ -59,5 +59,13 @@ export function excelPage(view: ExcelView): SafeHtml {
     </section>
   </div>
 </article>`;
-  return layout({ lang, title: t.title, assets: view.assets, otherLangPath: `/${lang === 'es' ? 'en' : 'es'}/excel`, demo: view.demo, main });
+  return layout({
+    lang,
+    title: t.title,
+    assets: view.assets,
+    otherLangPath: `/${lang === 'es' ? 'en' : 'es'}/excel`,
+    alternatePath: '/excel',
+    demo: view.demo,
+    main,
+  });
 }

@@ -28,6 +28,8 @@ export interface LayoutView {
   assets: PageStyles & { scripts?: readonly string[] };
   /** The path of this page in the other language, when there is one. */
   otherLangPath?: string;
+  /** The page's path after its language (`/privacy`), for the alternates in each language; none: the landing page's. */
+  alternatePath?: string;
   /** Show the section links (the landing page only). */
   nav?: boolean;
   /** The instance serves simulated data (`npm run demo`): a badge beside the name says so. */
@@ -51,7 +53,7 @@ export function layout(view: LayoutView): SafeHtml {
 <meta name="color-scheme" content="light dark">
 <title>${view.title}</title>
 ${view.description ? html`<meta name="description" content="${view.description}">` : ''}
-${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
+${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}${view.alternatePath ?? ''}">`)}
 <link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">
 ${styles(view.assets)}
 ${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}

@@ -58,5 +58,13 @@ export function legalPage(view: LegalView): SafeHtml {
     )}
   </div>
 </article>`;
-  return layout({ lang, title: text.title, assets: view.assets, otherLangPath: `/${lang === 'es' ? 'en' : 'es'}/${page}`, demo: view.demo, main });
+  return layout({
+    lang,
+    title: text.title,
+    assets: view.assets,
+    otherLangPath: `/${lang === 'es' ? 'en' : 'es'}/${page}`,
+    alternatePath: `/${page}`,
+    demo: view.demo,
+    main,
+  });
 }

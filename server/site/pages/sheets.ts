@@ -73,5 +73,13 @@ export function sheetsPage(view: SheetsView): SafeHtml {
     </section>
   </div>
 </article>`;
-  return layout({ lang, title: t.title, assets: view.assets, otherLangPath: `/${lang === 'es' ? 'en' : 'es'}/sheets`, demo: view.demo, main });
+  return layout({
+    lang,
+    title: t.title,
+    assets: view.assets,
+    otherLangPath: `/${lang === 'es' ? 'en' : 'es'}/sheets`,
+    alternatePath: '/sheets',
+    demo: view.demo,
+    main,
+  });
 }

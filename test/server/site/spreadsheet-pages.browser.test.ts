@@ -70,6 +70,9 @@ describe.each(WIDTHS)('at $name width', ({ width, height }) => {
         expect(await page.getAttribute('html', 'lang')).toBe(lang);
         expect(await page.locator('h1').textContent()).toBe(heading);
         expect(await page.getAttribute('a.lang', 'href')).toBe(`/${lang === 'es' ? 'en' : 'es'}/${path}`);
+        expect(
+          await page.locator('link[rel="alternate"]').evaluateAll((links) => links.map((l) => `${l.getAttribute('hreflang')} ${l.getAttribute('href')}`)),
+        ).toEqual([`es /es/${path}`, `en /en/${path}`]);
         expect(await page.locator('footer .footer-links a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(
           ['sheets', 'excel', 'privacy', 'terms'].map((p) => `/${lang}/${p}`),
         );
