@@ -20,6 +20,7 @@ import { createCurrencySeries } from './store/currency-series';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createSyncView } from './jobs/sync-status';
 import { createUsageStore } from './store/usage';
+import type { Publishing } from './config';
 import type { Logger } from './logger';
 import { createAccessControl } from './access/access';
 import { edgeMiddlewares } from './http/edge';
@@ -67,6 +68,8 @@ export interface AppDeps {
    * pages. Never taken from the request: a forged Host would end up in cached answers.
    */
   publicUrl?: string;
+  /** The operator's contact and where the add-on is installed from, for the site's pages (none by default). */
+  publishing?: Publishing;
   /** The operator token of /metrics; without one the route does not exist. */
   metricsToken?: string | null;
   /** An OpenAI-compatible model for /insights; null or absent answers with the statistical text. */
@@ -155,6 +158,7 @@ export function createApp(deps: AppDeps): App {
     publicUrl,
     onRatesChanged: (listener) => changes.onRatesChanged(listener),
     demo: deps.demo ?? false,
+    ...(deps.publishing ? { publishing: deps.publishing } : {}),
   });
   mountLlmsTxt(site, routes, { publicUrl, apiPrefix: API_PREFIX });
   // Liveness touches no dependency: it says the process answers, nothing more.

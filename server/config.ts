@@ -32,6 +32,19 @@ export interface Config {
   readonly trustProxy: number;
   /** Where clients reach the service, written into the documents and pages (never the request's Host). */
   readonly publicUrl: string;
+  /** What the privacy, terms and add-on pages tell people: the operator's contact and how to get the add-on. */
+  readonly publishing: Publishing;
+}
+
+/**
+ * The operator's side of the published pages: whom to write to (`CONTACT_EMAIL`; absent, the pages
+ * point at the request-access form) and where the add-on is installed from (`ADDON_LISTING_URL`,
+ * its Marketplace listing; `ADDON_TEMPLATE_URL`, a spreadsheet to copy). Null when unset.
+ */
+export interface Publishing {
+  readonly contactEmail: string | null;
+  readonly addonListingUrl: string | null;
+  readonly addonTemplateUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +113,17 @@ function currenciesSince(env: Env): string {
   return raw;
 }
 
+function email(env: Env, name: string): string | null {
+  const raw = optional(env, name);
+  // One address, no display name: it is written into pages as a mailto: link.
+  if (raw !== null && !/^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+\.[^\s@<>"(),;:]+$/.test(raw)) throw new ConfigError(name, `must be one email address (got "${raw}")`);
+  return raw;
+}
+
+function optionalHttps(env: Env, name: string): string | null {
+  return optional(env, name) === null ? null : url(env, name, '', ['https:']);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = optional(env, 'PORT') ?? '3000';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) {
@@ -153,5 +177,10 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: optional(env, 'METRICS_TOKEN'),
     trustProxy: proxyHops(env),
     publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${portRaw === '0' ? 3000 : portRaw}`, ['http:', 'https:']),
+    publishing: Object.freeze({
+      contactEmail: email(env, 'CONTACT_EMAIL'),
+      addonListingUrl: optionalHttps(env, 'ADDON_LISTING_URL'),
+      addonTemplateUrl: optionalHttps(env, 'ADDON_TEMPLATE_URL'),
+    }),
   });
 }

@@ -131,6 +131,7 @@ export function servingDeps(config: Config, runtime: Runtime): AppDeps {
     metricsToken: config.metricsToken,
     llm: config.llm,
     publicUrl: config.publicUrl,
+    publishing: config.publishing,
     currenciesNeedToken: runtime.crossSource === null,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type Router from '@koa/router';
 import type Redis from 'ioredis';
+import type { Publishing } from '../config';
 import type { Logger } from '../logger';
 import type { Database } from '../store/database';
 import { createAccessRequestsStore } from '../store/access-requests';
@@ -16,6 +17,7 @@ import { mountFavicon } from './favicon';
 import { formErrorsAsPages, mountLanding } from './landing';
 import { createLatestRate } from './latest';
 import { mountRequestAccess } from './request-access';
+import { mountSpreadsheetPages, NO_PUBLISHING } from './spreadsheets';
 import { mountWidgets } from './widgets';
 
 export interface SiteDeps {
@@ -31,6 +33,8 @@ export interface SiteDeps {
   onRatesChanged: (listener: () => void) => void;
   /** The instance serves simulated data (`npm run demo`): the pages and widgets say so. False by default. */
   demo?: boolean;
+  /** The operator's contact and the add-on's install addresses, for the pages that name them. None by default. */
+  publishing?: Publishing;
 }
 
 /**
@@ -54,6 +58,14 @@ export function mountSite(router: Router, deps: SiteDeps): void {
   const demo = deps.demo ?? false;
   mountLanding(router, { latest, assets, limit: pagesLimit, publicUrl: deps.publicUrl, demo });
   mountWidgets(router, { latest, assets, limit: pagesLimit, demo });
+  mountSpreadsheetPages(router, {
+    assets,
+    limit: pagesLimit,
+    publicUrl: deps.publicUrl,
+    publishing: deps.publishing ?? NO_PUBLISHING,
+    clock: deps.clock,
+    demo,
+  });
   assets.mount(router, pagesLimit);
   // Constant bytes from memory: cheaper to serve than to count against a limit.
   mountFavicon(router);

@@ -97,7 +97,15 @@ describe('compose.yaml', () => {
       logLevel: 'info',
     });
     // Set in the shell, they reach the server.
-    const shell = { BCCR_TOKEN: 'sdde-token', METRICS_TOKEN: 'long-random', PUBLIC_URL: 'https://rates.example.com', TRUST_PROXY: 'true', LOG_LEVEL: 'debug' };
+    const shell = {
+      BCCR_TOKEN: 'sdde-token',
+      METRICS_TOKEN: 'long-random',
+      PUBLIC_URL: 'https://rates.example.com',
+      CONTACT_EMAIL: 'help@rates.example.com',
+      ADDON_TEMPLATE_URL: 'https://docs.google.com/spreadsheets/d/abc/copy',
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'debug',
+    };
     const set = loadConfig({ ...imageEnvironment(), ...environmentOf('api', shell) });
     expect({ bccrToken: set.bccrToken, metricsToken: set.metricsToken, publicUrl: set.publicUrl, trustProxy: set.trustProxy, logLevel: set.logLevel }).toEqual({
       bccrToken: 'sdde-token',
@@ -105,6 +113,11 @@ describe('compose.yaml', () => {
       publicUrl: 'https://rates.example.com',
       trustProxy: 1,
       logLevel: 'debug',
+    });
+    expect(set.publishing).toEqual({
+      contactEmail: 'help@rates.example.com',
+      addonListingUrl: null,
+      addonTemplateUrl: 'https://docs.google.com/spreadsheets/d/abc/copy',
     });
   });
 

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustProxy: 0,
       publicUrl: 'http://localhost:3000',
+      publishing: { contactEmail: null, addonListingUrl: null, addonTemplateUrl: null },
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);
@@ -35,6 +36,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       TRUST_PROXY: 'true',
       PUBLIC_URL: 'https://rates.example.com/',
+      CONTACT_EMAIL: 'privacy@rates.example.com',
+      ADDON_LISTING_URL: 'https://workspace.google.com/marketplace/app/crc_rates/123',
+      ADDON_TEMPLATE_URL: 'https://docs.google.com/spreadsheets/d/abc/copy',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -45,6 +49,11 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       trustProxy: 1,
       publicUrl: 'https://rates.example.com',
+      publishing: {
+        contactEmail: 'privacy@rates.example.com',
+        addonListingUrl: 'https://workspace.google.com/marketplace/app/crc_rates/123',
+        addonTemplateUrl: 'https://docs.google.com/spreadsheets/d/abc/copy',
+      },
     });
   });
 
@@ -54,6 +63,9 @@ describe('loadConfig', () => {
 
   it.each([
     ['PORT', { PORT: 'eighty' }],
+    ['CONTACT_EMAIL', { CONTACT_EMAIL: 'Ana <ana@example.com>' }],
+    ['ADDON_LISTING_URL', { ADDON_LISTING_URL: 'http://workspace.google.com/x' }],
+    ['ADDON_TEMPLATE_URL', { ADDON_TEMPLATE_URL: 'docs.google.com/spreadsheets/d/abc/copy' }],
     ['PORT', { PORT: '70000' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x/y' }],
     ['REDIS_URL', { REDIS_URL: 'not a url' }],

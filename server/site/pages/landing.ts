@@ -10,6 +10,8 @@ import type { ExchangeRate } from '../../../shared/types';
 import * as format from '../assets/format';
 import { html, type SafeHtml } from '../html';
 import { count, TEXTS, usd, type FormField, type Lang } from '../i18n';
+import { PAGE_LINKS } from '../texts/spreadsheets';
+import { codeBlock as sharedCodeBlock } from './code-block';
 import { layout } from './layout';
 import { WIDGETS, type WidgetKind } from './widget';
 
@@ -48,22 +50,8 @@ function todayRate(view: LandingView): SafeHtml {
     <p class="rate__meta">${t.widget.datePrefix} <time datetime="${rate.date}">${format.date(rate.date, lang)}</time> · ${t.widget.source} ${rate.source}</p>`;
 }
 
-/**
- * A labelled code block and its copy button. The button is hidden until copy.js runs: without
- * JavaScript it could do nothing. Its name says what it copies ("Copy the card code"); the status
- * line announces the result, and shows it when the reader has to press Ctrl+C.
- */
 function codeBlock(lang: Lang, block: CodeBlock, label: string, code: string): SafeHtml {
-  const t = TEXTS[lang].site.copy;
-  const id = `snippet-${block}`;
-  return html`<div class="code">
-        <div class="code__head">
-          <p class="example__label">${label}</p>
-          <button class="copy" type="button" data-copy="${id}" data-done="${t.done}" data-manual="${t.manual}" hidden><span data-copy-label>${t.label}</span><span class="visually-hidden"> ${t.what[block]}</span></button>
-        </div>
-        <pre class="snippet"><code id="${id}">${code}</code></pre>
-        <p class="copy__status visually-hidden" role="status" data-copy-status="${id}"></p>
-      </div>`;
+  return sharedCodeBlock(lang, `snippet-${block}`, label, TEXTS[lang].site.copy.what[block], code);
 }
 
 function widgetExample(view: LandingView, kind: WidgetKind): SafeHtml {
@@ -172,6 +160,8 @@ export function landingPage(view: LandingView): SafeHtml {
     <ul class="links">
       <li><a href="/docs">${t.docs}</a></li>
       <li><a href="/api/v1/openapi.json">${t.openapi}</a> <span class="muted">(/api/v1/openapi.json)</span></li>
+      <li><a href="/${lang}/sheets">${PAGE_LINKS[lang].sheets}</a></li>
+      <li><a href="/${lang}/excel">${PAGE_LINKS[lang].excel}</a></li>
     </ul>
     ${codeBlock(lang, 'api', t.apiExample, `curl -H "x-api-key: ${t.yourKey}" ${origin}/api/v1/exchange-rate/latest`)}
   </div>

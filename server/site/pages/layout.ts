@@ -2,6 +2,7 @@
 import { html, type Fragment, SafeHtml } from '../html';
 import { FAVICON_SVG_PATH } from '../favicon';
 import { LANGS, TEXTS, type Lang } from '../i18n';
+import { PAGE_LINKS } from '../texts/spreadsheets';
 
 /**
  * A page's styles: the site's stylesheet files (and a page's own after it, whose print rules then
@@ -27,12 +28,19 @@ export interface LayoutView {
   assets: PageStyles & { scripts?: readonly string[] };
   /** The path of this page in the other language, when there is one. */
   otherLangPath?: string;
+  /** The page's path after its language (`/privacy`), for the alternates in each language; none: the landing page's. */
+  alternatePath?: string;
   /** Show the section links (the landing page only). */
   nav?: boolean;
   /** The instance serves simulated data (`npm run demo`): a badge beside the name says so. */
   demo?: boolean;
+  /** Links to the other pages in the footer (true); a page saved as a document has none. */
+  footerLinks?: boolean;
   main: Fragment;
 }
+
+/** The pages for spreadsheet users and the legal ones, linked from every page's footer. */
+export const FOOTER_PAGES = ['sheets', 'excel', 'privacy', 'terms'] as const;
 
 export function layout(view: LayoutView): SafeHtml {
   const t = TEXTS[view.lang].site;
@@ -45,7 +53,7 @@ export function layout(view: LayoutView): SafeHtml {
 <meta name="color-scheme" content="light dark">
 <title>${view.title}</title>
 ${view.description ? html`<meta name="description" content="${view.description}">` : ''}
-${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}">`)}
+${LANGS.map((l) => html`<link rel="alternate" hreflang="${l}" href="/${l}${view.alternatePath ?? ''}">`)}
 <link rel="icon" href="${FAVICON_SVG_PATH}" type="image/svg+xml">
 ${styles(view.assets)}
 ${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></script>`)}
@@ -76,7 +84,16 @@ ${(view.assets.scripts ?? []).map((src) => html`<script defer src="${src}"></scr
 ${view.main}
 </main>
 <footer class="bottom">
-  <div class="wrap"><p>${t.footer}</p></div>
+  <div class="wrap">
+    <p>${t.footer}</p>
+    ${
+      view.footerLinks === false
+        ? ''
+        : html`<ul class="footer-links">
+      ${FOOTER_PAGES.map((page) => html`<li><a href="/${view.lang}/${page}">${PAGE_LINKS[view.lang][page]}</a></li>`)}
+    </ul>`
+    }
+  </div>
 </footer>
 </body>
 </html>

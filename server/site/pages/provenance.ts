@@ -118,6 +118,8 @@ export function provenancePage(view: ProvenanceView): SafeHtml {
     title: `${t.heading} ${day} · crc-rates`,
     description: t.intro,
     assets: view.assets,
+    // Saved and filed with the books: links to the site's other pages would be dead there.
+    footerLinks: false,
     main,
   });
 }

@@ -80,7 +80,13 @@ export interface SiteOnly {
  * The site alone (no API) on a database of its own, mounted with the options the app does not
  * pass yet (`demo`), listening on a free port.
  */
-export async function startSite(options: { clock: () => Date; demo?: boolean }): Promise<SiteOnly> {
+export async function startSite(options: {
+  clock: () => Date;
+  demo?: boolean;
+  publishing?: SiteDeps['publishing'];
+  /** The address the pages name, when not the one the site listens on. */
+  publicUrl?: string;
+}): Promise<SiteOnly> {
   const database = await createTestDatabase();
   const changes = createLocalChangeFeed();
   const rates = createRatesStore(database.db);
@@ -98,9 +104,10 @@ export async function startSite(options: { clock: () => Date; demo?: boolean }):
     logger: pino({ level: 'silent' }),
     redis: null,
     clock: options.clock,
-    publicUrl: url,
+    publicUrl: options.publicUrl ?? url,
     onRatesChanged,
     ...(options.demo === undefined ? {} : { demo: options.demo }),
+    ...(options.publishing === undefined ? {} : { publishing: options.publishing }),
   };
   const router = new Router();
   mountSite(router, deps);
