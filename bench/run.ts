@@ -421,7 +421,7 @@ function writeReadme(heading: string, lines: readonly string[]): void {
   const begin = readme.indexOf(GENERATED_BEGIN);
   const end = readme.indexOf(GENERATED_END);
   if (begin < 0 || end < begin) throw new Error(`bench/README.md has no section between ${GENERATED_BEGIN} and ${GENERATED_END}`);
-  const body = [heading, '', ...lines.map((line) => (line.startsWith('### ') ? `#${line}` : line))].join('\n');
+  const body = [heading, ...lines.map((line) => (line.startsWith('### ') ? `#${line}` : line))].join('\n').replace(/\n{3,}/g, '\n\n');
   fs.writeFileSync(README, `${readme.slice(0, begin + GENERATED_BEGIN.length)}\n\n${body.trim()}\n\n${readme.slice(end)}`);
 }
 
