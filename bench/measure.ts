@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon';
 import type { KeyRing } from './keys';
-import { cpuMicros } from './processes';
+import { cpuMicros, memoryMb } from './processes';
 import { ACCEPT_ENCODING, type Workload } from './workloads';
 
 export interface Sample {
@@ -14,6 +14,9 @@ export interface Sample {
   /** Milliseconds. */
   p50: number;
   p99: number;
+  p999: number;
+  /** The server process's resident memory right after the measurement, MB. */
+  rssMb: number;
   /** The server process's user + system CPU time over the measurement, per answered request. */
   cpuUsPerRequest: number;
   /** Connection errors (timeouts included). */
@@ -55,7 +58,18 @@ export interface Target {
   counters?: readonly Counter[];
 }
 
-export async function measure(target: Target, workload: Workload, keys: KeyRing | null, connections: number, durationS: number): Promise<Sample> {
+/**
+ * `rate`, requests per second over all connections: an offered load (autocannon's `overallRate`),
+ * for latency at a realistic rate rather than at saturation; absent: as fast as the server answers.
+ */
+export async function measure(
+  target: Target,
+  workload: Workload,
+  keys: KeyRing | null,
+  connections: number,
+  durationS: number,
+  rate?: number,
+): Promise<Sample> {
   const counters = target.counters ?? [];
   const before = await Promise.all(counters.map((c) => c.read()));
   const cpuBefore = cpuMicros(target.pid);
@@ -64,14 +78,20 @@ export async function measure(target: Target, workload: Workload, keys: KeyRing 
     connections,
     duration: durationS,
     pipelining: 1,
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
-        method: 'GET',
+        method: workload.method ?? 'GET',
+        ...(workload.body ? { body: workload.body } : {}),
         // Called for every request: a new path (uncached windows) and the next key in rotation.
         setupRequest: (request) => ({
           ...request,
           path: workload.path(),
-          headers: keys ? { 'accept-encoding': ACCEPT_ENCODING, 'x-api-key': keys.next() } : { 'accept-encoding': ACCEPT_ENCODING },
+          headers: {
+            'accept-encoding': ACCEPT_ENCODING,
+            ...workload.headers,
+            ...(keys ? { 'x-api-key': keys.next() } : {}),
+          },
         }),
       },
     ],
@@ -97,6 +117,8 @@ export async function measure(target: Target, workload: Workload, keys: KeyRing 
     requests,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
+    p999: percentile(latencies, 0.999),
+    rssMb: memoryMb(target.pid).rssMb,
     cpuUsPerRequest: perRequest(cpu),
     errors: result.errors,
     non2xx: result.non2xx,

@@ -8,14 +8,17 @@ export interface Summary {
   /** Medians over the repeats, ms. */
   p50: number;
   p99: number;
+  p999: number;
   cpuUsPerRequest: number;
+  /** The server's RSS after the measurement, the highest of the repeats, MB. */
+  rssMb: number;
   /** Summed over the repeats. */
   errors: number;
   non2xx: number;
   statusCodes: Record<string, number>;
   /** Medians over the repeats. */
   extras: Record<string, number>;
-  samples: Array<Pick<Sample, 'rps' | 'p50' | 'p99' | 'cpuUsPerRequest'>>;
+  samples: Array<Pick<Sample, 'rps' | 'p50' | 'p99' | 'p999' | 'cpuUsPerRequest' | 'rssMb'>>;
 }
 
 export const median = (values: readonly number[]): number => {
@@ -36,12 +39,14 @@ export function summarise(samples: readonly Sample[], constantRps: number): Summ
     ratio: constantRps > 0 ? round(median(rps) / constantRps, 2) : 0,
     p50: median(samples.map((s) => s.p50)),
     p99: median(samples.map((s) => s.p99)),
+    p999: median(samples.map((s) => s.p999)),
     cpuUsPerRequest: round(median(samples.map((s) => s.cpuUsPerRequest)), 1),
+    rssMb: Math.max(...samples.map((s) => s.rssMb)),
     errors: samples.reduce((sum, s) => sum + s.errors, 0),
     non2xx: samples.reduce((sum, s) => sum + s.non2xx, 0),
     statusCodes,
     extras: Object.fromEntries(extraNames.map((name) => [name, round(median(samples.map((s) => s.extras[name] ?? 0)), 2)])),
-    samples: samples.map((s) => ({ rps: round(s.rps), p50: s.p50, p99: s.p99, cpuUsPerRequest: round(s.cpuUsPerRequest, 1) })),
+    samples: samples.map((s) => ({ rps: round(s.rps), p50: s.p50, p99: s.p99, p999: s.p999, cpuUsPerRequest: round(s.cpuUsPerRequest, 1), rssMb: s.rssMb })),
   };
 }
 
@@ -67,7 +72,9 @@ export const COLUMNS: Column[] = [
   { heading: 'ratio', show: (r) => r.summary.ratio.toFixed(2) },
   { heading: 'p50 ms', show: (r) => String(r.summary.p50) },
   { heading: 'p99 ms', show: (r) => String(r.summary.p99) },
+  { heading: 'p99.9 ms', show: (r) => String(r.summary.p999) },
   { heading: 'CPU µs/req', show: (r) => r.summary.cpuUsPerRequest.toFixed(0) },
+  { heading: 'RSS MB', show: (r) => String(r.summary.rssMb) },
   { heading: 'errors', show: (r) => String(r.summary.errors + r.summary.non2xx) },
 ];
 

@@ -30,7 +30,17 @@ export interface Workload {
   /** Sends a rotating `x-api-key` (and so goes through the key, the limit and the quota). */
   keyed: boolean;
   path(): string;
+  /** GET unless said; a POST carries `body` (the MCP row). */
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
 }
+
+/**
+ * An MCP client's tool call, as an assistant makes it: one POST, one tool call (a month of
+ * history), answered in JSON. Each POST builds the MCP server and transport it needs (stateless).
+ */
+const MCP_CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_history', arguments: { days: 30 } } });
 
 const greatestCommonDivisor = (a: number, b: number): number => (b === 0 ? a : greatestCommonDivisor(b, a % b));
 
@@ -185,6 +195,15 @@ export function createWorkloads(today: string): Record<string, Workload> {
       name: 'uncached /exchange-rate/close, a month since 1983',
       keyed: true,
       path: () => `${API}/exchange-rate/close?${close.at(closeQuery())}`,
+    },
+    {
+      id: 'mcp',
+      name: 'MCP tool call (POST /mcp, get_history 30 days)',
+      keyed: true,
+      path: () => `${API}/mcp`,
+      method: 'POST',
+      body: MCP_CALL,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     },
     fixed('health', '/health (no key)', `${API}/health`, false),
     fixed('livez', '/livez (no key)', '/livez', false),

@@ -26,6 +26,7 @@ import { createAccessControl } from './access/access';
 import { edgeMiddlewares } from './http/edge';
 import { mountRoutes } from './http/mount';
 import { rehearse } from './http/rehearsal';
+import { routeByPrefix } from './http/routers';
 import { ResponseCache } from './http/response-cache';
 import { logStreamErrors } from './http/stream-errors';
 import type { Route } from './http/route';
@@ -174,10 +175,7 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa<AppState>({ proxy: proxyHops > 0, maxIpsCount: proxyHops });
   koa.on('error', logStreamErrors(deps.logger));
   for (const middleware of edgeMiddlewares({ logger: deps.logger, metrics: metrics.requests, corsOrigins: deps.corsOrigins ?? ['*'] })) koa.use(middleware);
-  for (const router of [api, site]) {
-    koa.use(router.routes());
-    koa.use(router.allowedMethods());
-  }
+  koa.use(routeByPrefix(API_PREFIX, api, site));
 
   const warmUp = async () => {
     await series.latest(calendarDay(clock()));

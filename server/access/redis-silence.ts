@@ -8,6 +8,11 @@
  * arrived meanwhile has been read, a command still waiting fails only if the connection has
  * received nothing at all since it was sent (or since the last look). Redis answers in order, so
  * bytes arriving mean it is alive and working through the queue: wait one more deadline.
+ *
+ * The deadline starts once the command has left: an auto-pipelining client writes the commands of a
+ * turn of the loop together, from a setImmediate queued when the first of them was issued. Started
+ * any earlier, a burst that kept the loop busy past the deadline would have its look run right
+ * after that write, before any poll phase could read Redis's answer.
  */
 import type { Socket } from 'node:net';
 import type Redis from 'ioredis';
@@ -29,8 +34,8 @@ function bytesReceived(redis: Redis): number {
 export function unlessRedisIsSilent<T>(redis: Redis, call: Promise<T>, silenceMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    let heard = bytesReceived(redis);
-    let timer: NodeJS.Timeout;
+    let heard = 0;
+    let timer: NodeJS.Timeout | undefined;
     const look = () =>
       setImmediate(() => {
         if (settled) return;
@@ -43,7 +48,12 @@ export function unlessRedisIsSilent<T>(redis: Redis, call: Promise<T>, silenceMs
         heard = now;
         timer = setTimeout(look, silenceMs);
       });
-    timer = setTimeout(look, silenceMs);
+    // Queued after the pipeline's own setImmediate, so it runs once the command is written.
+    setImmediate(() => {
+      if (settled) return;
+      heard = bytesReceived(redis);
+      timer = setTimeout(look, silenceMs);
+    });
     call.then(
       (value) => {
         settled = true;

@@ -5,8 +5,8 @@
  */
 import cors from '@koa/cors';
 import type Koa from 'koa';
-import compress from 'koa-compress';
 import type { Logger } from '../logger';
+import { compressLarge } from './middleware/compress-large';
 import { errorEnvelope } from './middleware/error-envelope';
 import { type RequestMetrics, recordRequest } from './middleware/record-request';
 import { requestId } from './middleware/request-id';
@@ -41,7 +41,7 @@ export function edgeMiddlewares(deps: EdgeDeps): Koa.Middleware[] {
   return [
     requestId(),
     recordRequest({ logger: deps.logger, metrics: deps.metrics }),
-    compress(),
+    compressLarge(),
     cors({
       origin: corsOrigin(deps.corsOrigins),
       allowMethods: ['GET', 'HEAD', 'OPTIONS', 'POST'],

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ApiKey } from '../store/api-keys';
 import { oneOf, parseQuery, type ParsedQuery, type QueryShape } from './params';
+import { answerJson } from './answer-json';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -186,7 +187,7 @@ export function defineRoute<S extends QueryShape, T>(spec: RouteSpec<S, T>): Rou
     represent(data, parsed) {
       const format = typeof parsed.format === 'string' && parsed.format !== DEFAULT_FORMAT ? formats[parsed.format] : undefined;
       if (format) return { text: format.render(data as T, parsed as ParsedQuery<S>, spec.response), type: format.type, headers: format.headers?.() ?? {} };
-      return { text: JSON.stringify(spec.raw ? data : { success: true, data }), type: JSON_TYPE, headers: {} };
+      return { text: spec.raw ? JSON.stringify(data) : answerJson(data), type: JSON_TYPE, headers: {} };
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { dayNumber } from '../../shared/dates';
 import type { ExchangeRate, PeriodStats } from '../../shared/types';
+import { deepFreeze } from '../domain/freeze';
 import { columnsOf } from '../domain/series';
 import type { RateColumns, RatePoint } from '../domain/types';
 import type { PeriodKind } from './rates';
@@ -38,6 +39,8 @@ export interface RateSeries {
 }
 
 export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedSeries {
+  // Handed out to every request: frozen, so none can change one, and each one's JSON is written once.
+  for (const record of records) deepFreeze(record);
   const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
   const { dates, days, buys, sells } = columnsOf(points);
   return { records, points, dates, days, buys, sells, loadedAt };

@@ -40,6 +40,16 @@ export function createUsageStore(db: Knex) {
       );
     },
 
+    /** recordServed for many keys in one statement (each key and month once). */
+    async recordServedMany(instance: string, rows: ReadonlyArray<{ keyId: number; month: string; served: number }>): Promise<void> {
+      if (rows.length === 0) return;
+      await db.raw(
+        `INSERT INTO api_usage_served (key_id, month, instance, served) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (key_id, month, instance) DO UPDATE SET served = GREATEST(api_usage_served.served, EXCLUDED.served)`,
+        rows.flatMap((row) => [row.keyId, row.month, instance, row.served]),
+      );
+    },
+
     /** Requests served this month as far as the instances have recorded them, leaving out `except`'s own row. */
     async served(keyId: number, month: string, except: string | null): Promise<number> {
       const rows = db('api_usage_served').where({ key_id: keyId, month });

@@ -7,7 +7,8 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../logger';
 
 export interface RequestMetrics {
-  observe(labels: { method: string; route: string; status: string }, seconds: number): void;
+  /** One answered request: its method, route pattern and status, and how long it took. */
+  observe(method: string, route: string, status: number, seconds: number): void;
 }
 
 export function recordRequest(deps: { logger: Logger; metrics: RequestMetrics }): Middleware {
@@ -19,7 +20,7 @@ export function recordRequest(deps: { logger: Logger; metrics: RequestMetrics })
       const ms = performance.now() - started;
       // The route's pattern, never the raw path (which would make a series per query); set by @koa/router.
       const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched';
-      deps.metrics.observe({ method: ctx.method, route, status: String(ctx.status) }, ms / 1000);
+      deps.metrics.observe(ctx.method, route, ctx.status, ms / 1000);
       // The path only: the query string is logged without the headers, where the key travels.
       const { requestId }: AppState = ctx.state;
       deps.logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');

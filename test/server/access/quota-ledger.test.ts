@@ -46,6 +46,22 @@ describe('quota ledger', () => {
     expect(await count(key)).toBe(2500);
   });
 
+  it('writes what it served of many keys together, one statement at a time, and all of it', async () => {
+    const keys = await Promise.all(Array.from({ length: 40 }, () => newKey(100_000)));
+    const usage = createUsageStore(database.db);
+    const recordServedMany = jest.spyOn(usage, 'recordServedMany');
+    const ledger = createQuotaLedger({ usage, clock, logger });
+    // 40 keys taking turns, 10 requests each, all at once: one write per key and request before.
+    await Promise.all(Array.from({ length: 400 }, (_, i) => ledger.spend(keys[i % keys.length] as ApiKey)));
+    const settled = async () => (await Promise.all(keys.map((key) => usage.served(key.id, '2026-03-01', null)))).every((n) => n === 10);
+    for (let i = 0; i < 100 && !(await settled()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await settled()).toBe(true);
+    // The first request's write leaves at once, alone; everything served meanwhile goes in the next few.
+    expect(recordServedMany.mock.calls[0]?.[1]).toHaveLength(1);
+    expect(recordServedMany.mock.calls.length).toBeLessThanOrEqual(5);
+    await ledger.release();
+  });
+
   it('knows the count it last learned without asking the database, once it has leased', async () => {
     const key = await newKey(100_000);
     const ledger = createQuotaLedger({ usage: createUsageStore(database.db), clock, logger });

@@ -1,25 +1,42 @@
-/** The response cache: bounded by the bytes it holds, and each answer compressed at most once per coding. */
+/**
+ * The response cache: bounded by what it holds (bodies, keys and each entry's overhead), and each
+ * answer compressed at most once per coding.
+ */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { ResponseCache } from '../../../server/http/response-cache';
+import { ENTRY_OVERHEAD_BYTES, entryCost, ResponseCache } from '../../../server/http/response-cache';
+
+/** A budget of `bodies` bytes of bodies under one-character keys, `entries` of them. */
+const budget = (bodies: number, entries: number) => bodies + entries * (1 + ENTRY_OVERHEAD_BYTES);
 
 const answer = (text: string) => ({ text, type: 'application/json; charset=utf-8', headers: {} });
 
-it('drops the oldest answers when the bodies would pass the byte budget', () => {
-  const cache = new ResponseCache(1000);
+it('drops the oldest answers when the answers would pass the byte budget', () => {
+  const cache = new ResponseCache(budget(1000, 2));
   cache.set('a', answer('a'.repeat(400)));
   cache.set('b', answer('b'.repeat(400)));
-  expect(cache.heldBytes).toBe(800);
+  expect(cache.heldBytes).toBe(budget(800, 2));
   cache.set('c', answer('c'.repeat(400)));
   expect(cache.get('a')).toBeUndefined();
   expect(cache.get('b')?.body).toBe('b'.repeat(400));
   expect(cache.get('c')?.body).toBe('c'.repeat(400));
-  expect(cache.heldBytes).toBe(800);
+  expect(cache.heldBytes).toBe(budget(800, 2));
+});
+
+it("counts each entry's overhead and key, so many short answers are held to the budget too", () => {
+  // 64 KB of budget: as bodies alone, some 250 answers of 260 bytes; with what each entry costs, under 80.
+  const cache = new ResponseCache(64 * 1024);
+  for (let i = 0; i < 1000; i++) cache.set(`2025-01-16 /exchange-rate?date=${i}`, answer('x'.repeat(260)));
+  const key = '2025-01-16 /exchange-rate?date=999';
+  expect(cache.size).toBe(Math.floor((64 * 1024) / entryCost(key, 260)));
+  expect(cache.heldBytes).toBeLessThanOrEqual(64 * 1024);
+  expect(cache.heldBytes).toBe(cache.size * entryCost(key, 260));
+  expect(cache.get(key)).toBeDefined();
 });
 
 it('counts bytes, not characters, and never keeps an answer larger than the whole budget', () => {
-  const cache = new ResponseCache(1000);
+  const cache = new ResponseCache(budget(1000, 1));
   cache.set('accents', answer('é'.repeat(300)));
-  expect(cache.heldBytes).toBe(600);
+  expect(cache.heldBytes).toBe(entryCost('accents', 600));
   const huge = cache.set('huge', answer('x'.repeat(1001)));
   expect(huge.body).toBe('x'.repeat(1001));
   expect(cache.get('huge')).toBeUndefined();
@@ -27,13 +44,13 @@ it('counts bytes, not characters, and never keeps an answer larger than the whol
 });
 
 it('replacing a key, dropping and clearing give its bytes back', () => {
-  const cache = new ResponseCache(1000);
+  const cache = new ResponseCache(budget(1000, 2));
   cache.set('a', answer('a'.repeat(400)));
   cache.set('a', answer('a'.repeat(300)));
-  expect(cache.heldBytes).toBe(300);
+  expect(cache.heldBytes).toBe(budget(300, 1));
   cache.set('b', answer('b'.repeat(200)));
   cache.drop((key) => key === 'a');
-  expect(cache.heldBytes).toBe(200);
+  expect(cache.heldBytes).toBe(budget(200, 1));
   cache.clear();
   expect(cache.heldBytes).toBe(0);
   expect(cache.size).toBe(0);
@@ -64,7 +81,7 @@ it("a kept compressed copy holds its own bytes only, not the compressor's buffer
 
 it('an expired answer is gone, and its bytes with it', () => {
   let now = 0;
-  const cache = new ResponseCache(1000, 100, () => now);
+  const cache = new ResponseCache(budget(1000, 1), 100, () => now);
   cache.set('a', answer('a'.repeat(100)));
   now = 101;
   expect(cache.get('a')).toBeUndefined();

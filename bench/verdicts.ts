@@ -1,0 +1,95 @@
+/**
+ * The targets, each read against floors measured in the same run, so a verdict means the same on
+ * any machine: met or not met, with the figures it was decided on. A target whose rows were not
+ * measured (BENCH_ROUTES) says so instead of guessing.
+ */
+import type { Summary } from './report';
+
+/** Summaries by table, route and connection count, as run.ts collects them. */
+export type Tables = Record<string, Record<string, Record<number, Summary>>>;
+
+export interface Verdict {
+  target: string;
+  /** null: a row it needs was not measured in this run. */
+  met: boolean | null;
+  /** The figures, as the verdict line shows them. */
+  figures: string;
+}
+
+export interface MemoryFigures {
+  /** Embedded server's RSS after the warm-up; the bare PGlite's, holding the same data. */
+  embeddedAfterWarmUpMb?: number;
+  pgliteFloorMb?: number;
+  /** The PostgreSQL server's RSS at the end of the run. */
+  postgresAtEndMb?: number;
+}
+
+/** The small answers every keyed client asks for, served from the response cache. */
+export const SMALL_CACHED = ['latest', 'latest-eur', 'date', 'date-eur', 'convert', 'banking', 'range', 'close'];
+
+const CPU_CONNECTIONS = 10;
+const LATENCY_CONNECTIONS = 50;
+const µs = (value: number) => `${Math.round(value)} µs`;
+const ms = (value: number) => `${value} ms`;
+
+export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
+  const row = (table: string, id: string, connections: number) => tables[table]?.[id]?.[connections];
+  const cpu = (table: string, id: string, connections = CPU_CONNECTIONS) => row(table, id, connections)?.cpuUsPerRequest;
+  const out: Verdict[] = [];
+  const judge = (target: string, figures: Array<number | undefined>, decide: (values: number[]) => [boolean, string]) => {
+    if (figures.some((f) => f === undefined)) out.push({ target, met: null, figures: 'not measured in this run' });
+    else {
+      const [met, text] = decide(figures as number[]);
+      out.push({ target, met, figures: text });
+    }
+  };
+
+  const koa = cpu('baseline', 'koa');
+  const edge = cpu('baseline', 'edge');
+  const koa50 = cpu('baseline', 'koa', 50);
+  const redis50 = cpu('baseline', 'redis', 50);
+  judge('edge floor ≤ 1.6 × bare Koa (CPU, 10 connections)', [edge, koa], ([e, k]) => [e <= 1.6 * k, `${µs(e)} against ${µs(k)}: ${(e / k).toFixed(2)} ×`]);
+  judge('Redis floor ≤ 1.5 × bare Koa (CPU, 50 connections)', [redis50, koa50], ([r, k]) => [
+    r <= 1.5 * k,
+    `${µs(r)} against ${µs(k)}: ${(r / k).toFixed(2)} ×`,
+  ]);
+  const redis10 = cpu('baseline', 'redis');
+  for (const id of SMALL_CACHED) {
+    judge(`${id}: ≤ edge floor + Redis floor − bare Koa + 15 µs (CPU, 10 connections)`, [cpu('postgres', id), edge, redis10, koa], ([c, e, r, k]) => {
+      const bound = e + r - k + 15;
+      return [c <= bound, `${µs(c)} against ${µs(bound)} (${Math.round(e)} + ${Math.round(r)} − ${Math.round(k)} + 15)`];
+    });
+  }
+  const uncached: Array<[id: string, name: string, limit: number]> = [
+    ['range-uncached', 'uncached 366-day range', 500],
+    ['chart-uncached', 'uncached long chart', 800],
+    ['close-uncached', 'uncached month close', 250],
+    ['mixed', 'mixed workload', 250],
+  ];
+  for (const [id, name, limit] of uncached) {
+    judge(`${name} ≤ ${limit} µs (CPU, 10 connections)`, [cpu('postgres', id)], ([c]) => [c <= limit, µs(c)]);
+  }
+  const koaP99 = row('baseline', 'koa', LATENCY_CONNECTIONS)?.p99;
+  for (const id of SMALL_CACHED) {
+    const p99 = row('postgres', id, LATENCY_CONNECTIONS)?.p99;
+    judge(`${id}: p99 ≤ 3 × bare Koa's (50 connections)`, [p99, koaP99], ([p, k]) => [p <= 3 * k, `${ms(p)} against ${ms(k)}: ${(p / k).toFixed(1)} ×`]);
+  }
+  const openKoa = row('baseline', 'koa-1000', LATENCY_CONNECTIONS)?.p99;
+  const openMixed = row('postgres', 'mixed-1000', LATENCY_CONNECTIONS)?.p99;
+  judge('mixed at 1,000 req/s: p99 ≤ 5 ms', [openMixed], ([p]) => [p <= 5, ms(p)]);
+  judge("mixed at 1,000 req/s: p99 ≤ 3 × bare Koa's at the same rate", [openMixed, openKoa], ([p, k]) => [
+    p <= 3 * k,
+    `${ms(p)} against ${ms(k)}: ${(p / k).toFixed(1)} ×`,
+  ]);
+  judge('embedded server RSS after the warm-up ≤ bare PGlite + 60 MB', [memory.embeddedAfterWarmUpMb, memory.pgliteFloorMb], ([e, f]) => [
+    e <= f + 60,
+    `${e} MB against ${f} + 60 MB`,
+  ]);
+  judge('PostgreSQL server RSS at the end ≤ 200 MB', [memory.postgresAtEndMb], ([m]) => [m <= 200, `${m} MB`]);
+  return out;
+}
+
+/** One line a verdict: ✔ met, ✘ not met, – not measured. */
+export function verdictLines(all: readonly Verdict[]): string[] {
+  return all.map((v) => `- ${v.met === null ? '–' : v.met ? '✔ met' : '✘ not met'}: ${v.target}: ${v.figures}`);
+}

@@ -1,0 +1,58 @@
+/**
+ * An answer's JSON is JSON.stringify's byte for byte, whether its list is short, long, of frozen
+ * records (whose texts are kept) or of anything else; and the records of a series in memory are
+ * frozen, deeply, so no request can change what the next one is answered.
+ */
+import { answerJson } from '../../../server/http/answer-json';
+import { deepFreeze } from '../../../server/domain/freeze';
+import { loadedSeries } from '../../../server/store/series-reader';
+import type { ExchangeRate } from '../../../shared/types';
+
+const record = (i: number) => ({
+  date: `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
+  buy: 500 + i / 7,
+  sell: -0,
+  source: i % 3 ? 'BCCR' : 'Hacienda "quoted" \\ \u2028 é',
+  big: 1e21 + i,
+  small: 1e-7 * i,
+  missing: undefined,
+  nested: { derived: [i, null, 'x'], when: new Date(Date.UTC(2024, 0, 1 + i)) },
+});
+
+const same = (data: unknown) => expect(answerJson(data)).toBe(JSON.stringify({ success: true, data }));
+
+it('writes what JSON.stringify writes, for every kind of data', () => {
+  same(null);
+  same({ date: '2025-01-15', buy: 506.47 });
+  same([]);
+  same(Array.from({ length: 5 }, (_, i) => record(i)));
+  same(Array.from({ length: 100 }, (_, i) => record(i)));
+  same(Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? undefined : i % 10 === 1 ? null : i % 10 === 2 ? 'text' : i % 10 === 3 ? () => i : record(i))));
+});
+
+it("keeps a frozen record's text, and writes the same answer again and in any list", () => {
+  const records = Array.from({ length: 400 }, (_, i) => deepFreeze(record(i)));
+  same(records);
+  same(records);
+  same(records.slice(100, 366));
+  same([...records.slice(0, 50), record(1), ...records.slice(50, 100)]);
+});
+
+it('freezes the records of a series in memory, and what they hold', () => {
+  const rates: ExchangeRate[] = Array.from({ length: 3 }, (_, i) => ({
+    date: `2025-01-1${i}`,
+    currencyFrom: 'USD',
+    currencyTo: 'CRC',
+    buy: 500 + i,
+    sell: 510 + i,
+    source: 'BCCR',
+    fetchedAt: '2025-01-14T18:05:12.000Z',
+  }));
+  const series = loadedSeries(rates, 0);
+  for (const kept of series.records) expect(Object.isFrozen(kept)).toBe(true);
+  const nested = deepFreeze({ derived: { quote: { value: 1 } } });
+  expect(Object.isFrozen(nested.derived.quote)).toBe(true);
+  expect(() => {
+    (series.records[0] as { buy: number }).buy = 1;
+  }).toThrow(TypeError);
+});
