@@ -150,6 +150,11 @@ describe('before the central bank publishes today’s euro', () => {
     expect(p.inputs?.cross).toMatchObject({ source: 'Hacienda', upstream: `Hacienda ${url} (dolares)`, published: DOLARES });
     expect(p.inputs?.dollar).toMatchObject({ sell: fake.rateFor(TODAY)?.sell, source: 'BCCR' });
     expect(p.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // The printable page shows the missing buy as a dash.
+    const page = await t.get(`/exchange-rate/provenance?date=${TODAY}&currency=EUR&format=html&locale=en`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`Hacienda ${url} (dolares)`);
+    expect(page.text).toMatch(/data-fact="buy"><dt>[^<]*<\/dt><dd class="facts__value">—<\/dd>/);
   });
 
   it('once the central bank publishes, its record wins, and Hacienda is no longer read', async () => {
