@@ -17,6 +17,7 @@ import { createRatesStore } from './store/rates';
 import { createRatesInMemory } from './store/rates-in-memory';
 import { createCrossRatesStore } from './store/cross-rates';
 import { createCurrencySeries } from './store/currency-series';
+import { createProvisionalRatesStore } from './store/provisional-rates';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createSyncView } from './jobs/sync-status';
 import { createUsageStore } from './store/usage';
@@ -104,7 +105,12 @@ export function createApp(deps: AppDeps): App {
   // Read routes, the site and insights answer from memory; health keeps asking the database itself.
   const series = createRatesInMemory(rates, (listener) => changes.onRatesChanged(listener));
   const cross = createCrossRatesStore(deps.db);
-  const currencies = createCurrencySeries({ dollar: series, cross, onRatesChanged: (listener) => changes.onRatesChanged(listener) });
+  const currencies = createCurrencySeries({
+    dollar: series,
+    cross,
+    provisional: createProvisionalRatesStore(deps.db),
+    onRatesChanged: (listener) => changes.onRatesChanged(listener),
+  });
   const access = createAccessControl({
     keys: createApiKeysStore(deps.db),
     usage: createUsageStore(deps.db),

@@ -10,6 +10,7 @@ import { DataDirInUseError } from './store/database';
 import { type Scheduler, startScheduler } from './jobs/scheduler';
 import { syncBanking } from './jobs/sync-banking';
 import { scheduledCurrencies } from './jobs/sync-currencies';
+import { scheduledProvisionalEuro } from './jobs/sync-provisional';
 import { openRuntime, servingDeps } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
       (signal) => syncBanking({ ...syncDeps, signal }, runtime.ventanilla),
       // The other currencies, with the token only: the first run backfills since CURRENCIES_SINCE.
       ...(crossSource ? [scheduledCurrencies(syncDeps, crossSource, config.currenciesSince)] : []),
+      // Hacienda's euro, token or not, once the currencies have had their turn: today's EUR sell until the central bank publishes.
+      scheduledProvisionalEuro(syncDeps, runtime.haciendaEuro),
     ],
   });
 

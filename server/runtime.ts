@@ -12,6 +12,7 @@ import type { AppDeps } from './app';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { createCrossSource, createOfficialSources, type CrossSource, type OfficialSources } from './sources';
+import { createHaciendaEuroSource, type HaciendaEuroSource } from './sources/hacienda-euro';
 import { createVentanillaSource, type VentanillaSource } from './sources/ventanilla';
 import { createDatabase, type Database, DEADLINES } from './store/database';
 import { type EmbeddedDatabase, openEmbedded, shareEmbedded } from './store/embedded/open';
@@ -34,6 +35,8 @@ export interface Runtime {
   /** The other currencies' cross rates; null without BCCR_TOKEN (only the token API has them). */
   crossSource: CrossSource | null;
   ventanilla: VentanillaSource;
+  /** Hacienda's euro, today's provisional EUR sell (no token needed). */
+  haciendaEuro: HaciendaEuroSource;
   /** The client that shares rate limits, when REDIS_URL is set. */
   redis: Redis | null;
   close(): Promise<void>;
@@ -83,11 +86,13 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   const crossSource = createCrossSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl });
   const redis = config.redisUrl ? createLimiterRedis(config.redisUrl, logger) : null;
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
+  const haciendaEuro = createHaciendaEuroSource({ baseUrl: config.haciendaUrl });
   const feed = changes;
   return {
     config,
     redis,
     ventanilla,
+    haciendaEuro,
     logger,
     db,
     requestDb,

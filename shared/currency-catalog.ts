@@ -92,6 +92,12 @@ export const DERIVED_CURRENCIES: readonly DerivedCurrency[] = [
   unitsPerUsd('ZAR', 'Rand sudafricano', 'South African rand', '21881', [5, 30]),
 ];
 
+/**
+ * The currencies whose today Hacienda fills, sell side only, before the central bank publishes the
+ * day's cross rate: Hacienda publishes the euro alone (`/indicadores/tc/euro`).
+ */
+export const PROVISIONAL_CURRENCIES: readonly string[] = ['EUR'];
+
 /** Every code a rate can be asked in: the dollar first, then the derived ones by code. */
 export const CURRENCY_CODES: readonly string[] = [DOLLAR.code, ...DERIVED_CURRENCIES.map((c) => c.code)];
 

@@ -94,6 +94,29 @@ export const ExchangeRateSchema = z
   })
   .meta({ id: 'ExchangeRate' });
 
+/**
+ * Today's rate of a currency the central bank has not published yet, filled by Hacienda (the
+ * euro): a sell side only. It is answered by `/exchange-rate/latest` and `/exchange-rate` for
+ * today, never stored in a series, never in history, ranges, statistics, charts or closes.
+ */
+export const ProvisionalRateSchema = ExchangeRateSchema.extend({
+  buy: z.null().meta({ description: 'No buy side: Hacienda publishes the euro’s sell only (its dollars per euro × the dollar’s sell).' }),
+  sell: z.number().meta({
+    description:
+      'CRC per 1 unit, sell side: Hacienda’s dollars per unit × today’s dollar sell (indicator 318), rounded as derived rates are; Hacienda’s own colones when today’s dollar is not stored.',
+  }),
+  source: z.literal('Hacienda').meta({ description: 'Hacienda: provisional, until the central bank publishes the day’s cross rate, which then wins.' }),
+  derived: DerivedSchema.meta({ description: 'The inputs: `published` is Hacienda’s dollars per unit; `usdDate` the day of the dollar’s sell used.' }),
+  buyInverse: z.null().optional().meta({ description: 'With inverse=true: null, there is no buy side.' }),
+}).meta({ id: 'ProvisionalRate' });
+
+/** What the single-day routes answer: a record, or today's provisional one (`buy: null`). */
+export const RateAnswerSchema = z.union([ExchangeRateSchema, ProvisionalRateSchema]).meta({
+  id: 'RateAnswer',
+  description:
+    'An exchange rate record; for today only, when the central bank has not published a currency’s cross rate yet, Hacienda’s provisional one (buy null).',
+});
+
 const rateSide = (side: 'buy' | 'sell') => z.number().meta({ description: `CRC per 1 USD, ${side} side.` });
 const rateSource = z.enum(RATE_SOURCES);
 
@@ -116,7 +139,7 @@ export const ProvenanceRevisionSchema = z
 
 export const ProvenanceSchema = z
   .object({
-    record: ExchangeRateSchema,
+    record: RateAnswerSchema,
     upstream: UpstreamSchema,
     firstSeenAt: timestamp.meta({ description: 'The first time the current values were observed from the record’s source.' }),
     lastConfirmedAt: timestamp.meta({ description: 'The last time any source gave the same values again.' }),
@@ -127,7 +150,7 @@ export const ProvenanceSchema = z
       .regex(/^sha256:[0-9a-f]{64}$/)
       .meta({
         description:
-          '`sha256:` + the lowercase hex SHA-256 of the UTF-8 text `date|currencyFrom|currencyTo|buy|sell|source`, numbers in plain decimal notation with at least 2 decimals (e.g. `2026-03-24|USD|CRC|462.69|468.29|BCCR`).',
+          '`sha256:` + the lowercase hex SHA-256 of the UTF-8 text `date|currencyFrom|currencyTo|buy|sell|source`, numbers in plain decimal notation with at least 2 decimals, a null buy (a provisional record) as an empty field (e.g. `2026-03-24|USD|CRC|462.69|468.29|BCCR`).',
         example: 'sha256:2e42939890286c0b83764265b5389ee7dd6c5248abef84d43174375ca6797d3d',
       }),
     inputs: z

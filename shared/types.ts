@@ -7,6 +7,8 @@ import type {
   ConversionSchema,
   CurrencySchema,
   ExchangeRateSchema,
+  ProvisionalRateSchema,
+  RateAnswerSchema,
   HealthSchema,
   PeriodSideSchema,
   PeriodStatsSchema,
@@ -29,6 +31,10 @@ import type {
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
+/** Today's rate filled by Hacienda before the central bank publishes: `buy` is null. */
+export type ProvisionalRate = z.infer<typeof ProvisionalRateSchema>;
+/** What `/exchange-rate/latest` and `/exchange-rate` answer: a record, or a provisional one. */
+export type RateAnswer = z.infer<typeof RateAnswerSchema>;
 export type SideAnalytics = z.infer<typeof SideAnalyticsSchema>;
 export type Analytics = z.infer<typeof AnalyticsSchema>;
 export type PeriodSide = z.infer<typeof PeriodSideSchema>;

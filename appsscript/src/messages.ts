@@ -51,6 +51,8 @@ const en = {
   badDays: (min: number, max: number, got: string) => `days must be a whole number from ${min} to ${max} (got "${got}")`,
   oneCell: (name: string) => `${name} must be a single value, not a range`,
   dateNoRate: (date: string, currency: string) => `No ${codeBefore(currency)}rate for ${date}`,
+  noBuyYet: (date: string, currency: string) =>
+    `No ${currency} buy rate for ${date} yet: until the central bank publishes its cross rate there is only Hacienda's provisional sell (use "sell", or an earlier date)`,
   dateInvalid: (got: string) => `date must be a date cell or YYYY-MM-DD text (got "${got}")`,
   // The API's rules, in the API's words (shared/arguments.ts).
   badAmount: (got: string) => `amount must be ${rules.en.amount} (got "${got}")`,
@@ -178,6 +180,8 @@ const es: Messages = {
   badDays: (min: number, max: number, got: string) => `días debe ser un número entero de ${min} a ${max} (se recibió "${got}")`,
   oneCell: (name: string) => `${name} debe ser un solo valor, no un rango`,
   dateNoRate: (date: string, currency: string) => `No hay tipo de cambio${delCode(currency)} para ${date}`,
+  noBuyYet: (date: string, currency: string) =>
+    `Aún no hay tipo de compra del ${currency} para ${date}: hasta que el Banco Central publique su tipo cruzado solo existe la venta provisional de Hacienda (use "venta" o una fecha anterior)`,
   dateInvalid: (got: string) => `la fecha debe ser una celda de fecha o texto AAAA-MM-DD (se recibió "${got}")`,
   badAmount: (got: string) => `monto debe ser ${rules.es.amount} (se recibió "${got}")`,
   badMonth: (got: string) => `mes debe ser una celda de fecha o ${rules.es.month} (se recibió "${got}")`,

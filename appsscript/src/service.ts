@@ -7,8 +7,9 @@
  * (EXCHANGECLOSE) is in close.ts.
  */
 import type { RateSide } from '../../shared/currencies';
+import { PROVISIONAL_CURRENCIES } from '../../shared/currency-catalog';
 import { LIMITS } from '../../shared/limits';
-import type { Analytics, BestRate, ExchangeRate } from '../../shared/types';
+import type { Analytics, BestRate, ExchangeRate, RateAnswer } from '../../shared/types';
 import { cachedGet, type Env } from './answers';
 import { ArgumentError, readAmountCell, readDays, readOperation, readPair, readRateCurrency, readSide, single, type AmountCell } from './args';
 import { keys } from './cache';
@@ -22,14 +23,32 @@ import { analyticsTable, bestTable, historyTable, type BestRow, type Cell } from
 
 type Output = Cell | Cell[][];
 
-/** The latest rate of a currency: the official series' last day, or a derived currency's last published day. */
-function latest(env: Env, currency: string): RateRecord {
+/** The latest record as kept: its buy is null when it is Hacienda's provisional euro of today. */
+interface LatestRecord {
+  date: string;
+  buy: number | null;
+  sell: number;
+}
+
+/**
+ * The latest rate of a currency: the official series' last day, a derived currency's last
+ * published day, or, for the euro before the central bank publishes today's, Hacienda's
+ * provisional sell of today (no buy).
+ */
+function latest(env: Env, currency: string): LatestRecord {
   const key = keys.latest(env.baseUrl, currency);
-  return cachedGet<ExchangeRate, RateRecord>(env, key, '/exchange-rate/latest', inCurrency({}, currency), CACHE_TTL.moving, (r) => ({
+  return cachedGet<RateAnswer, LatestRecord>(env, key, '/exchange-rate/latest', inCurrency({}, currency), CACHE_TTL.moving, (r) => ({
     date: r.date,
     buy: r.buy,
     sell: r.sell,
   }));
+}
+
+/** A side of the latest record; a provisional record's buy is a clear error, never an empty cell or 0. */
+function sideOf(env: Env, record: LatestRecord, side: RateSide, currency: string): number {
+  const value = record[side];
+  if (value === null) throw new Error(env.t.noBuyYet(record.date, currency));
+  return value;
 }
 
 function dateOf(cell: DateCell): string | null {
@@ -68,9 +87,15 @@ export function exchangeRate(env: Env, date: unknown, type: unknown, currency: u
  */
 function rateFor(env: Env, date: unknown, side: RateSide, currency: string): number {
   const value = single(date, 'date', env.t);
-  if (isBlank(value)) return latest(env, currency)[side];
+  if (isBlank(value)) return sideOf(env, latest(env, currency), side, currency);
   const cell = readDateCell(value, env.format);
   if (cell.kind !== 'date') throw new ArgumentError(env.t.dateInvalid(String(value)));
+  // Today's euro before the central bank publishes it: the range has no record of today (it would
+  // carry yesterday's), the latest route has Hacienda's provisional one.
+  if (cell.date === env.today && PROVISIONAL_CURRENCIES.includes(currency)) {
+    const now = latest(env, currency);
+    if (now.date === env.today && now.buy === null) return sideOf(env, now, side, currency);
+  }
   const quote = quotesFor(env, [cell.date], currency).get(cell.date);
   if (!quote) throw new Error(env.t.dateNoRate(cell.date, currency));
   return quote[side];

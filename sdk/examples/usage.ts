@@ -23,6 +23,7 @@ import {
   type Purpose,
   type PurposeCitation,
   type PurposeInfo,
+  type RateAnswer,
   type RateLimitInfo,
   type RequestOptions,
   type Revision,
@@ -50,6 +51,12 @@ export async function tour(apiKey: string): Promise<string[]> {
   // A Date is sent as its calendar day in Costa Rica (here 2025-01-15, 21:00 there).
   const byDate: number = (await client.getByDate(new Date('2025-01-16T03:00:00Z'))).buy;
   lines.push(`${byString.date} ${byDate}`);
+
+  // The euro of today may be Hacienda's, before the central bank publishes: sell only, buy null.
+  const euro: RateAnswer = await client.getLatest({ currency: 'EUR' });
+  const euroBuy: number | null = euro.buy;
+  const yen: ExchangeRate = await client.getByDate('2025-01-15', { currency: 'JPY' });
+  lines.push(`${euro.sell} ${euroBuy ?? 'no buy'} (${euro.source}) ${yen.buy}`);
 
   const history: ExchangeRate[] = await client.getHistory({ days: 7 });
   const defaultHistory: ExchangeRate[] = await client.getHistory();
@@ -219,6 +226,8 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   await client.getInsights({ locale: 'fr' });
   // @ts-expect-error the answer is a record, not a string
   const wrong: string = await client.getLatest();
+  // @ts-expect-error the euro's buy may be null (Hacienda's provisional record of today)
+  const euroBuyNumber: number = (await client.getLatest({ currency: 'EUR' })).buy;
   // @ts-expect-error an apiKey is required
   new ExchangeRateClient({ baseUrl: 'http://localhost:3000/api/v1' });
   // @ts-expect-error a signal is an AbortSignal
@@ -228,4 +237,5 @@ export async function mistakes(client: ExchangeRateClient): Promise<void> {
   // @ts-expect-error the ceiling is a number of milliseconds
   new ExchangeRateClient({ apiKey: 'k', maxRetryWaitMs: '10s' });
   void wrong;
+  void euroBuyNumber;
 }

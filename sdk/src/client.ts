@@ -32,6 +32,7 @@ import type {
   ByDateParams,
   CloseParams,
   LatestParams,
+  SingleRecord,
   BestRateParams,
   ChartParams,
   ConvertParams,
@@ -172,9 +173,11 @@ export class ExchangeRateClient {
   /**
    * `/exchange-rate/latest`: the record with the greatest date not after today (Costa Rica), of the
    * dollar or of `currency` (`{ currency: 'EUR' }`; `fill: 'previous'` carries an older one to today;
-   * `purpose: 'invoice'` cites the rule and its side; `inverse: true` adds units per colón).
+   * `purpose: 'invoice'` cites the rule and its side; `inverse: true` adds units per colón). For
+   * EUR before the central bank publishes today's cross rate: Hacienda's provisional record of
+   * today (`source: 'Hacienda'`, `buy: null`): check `buy` before using it.
    */
-  async getLatest(options: RequestOptions & LatestParams = {}): Promise<ExchangeRate> {
+  async getLatest<C extends LatestParams['currency'] = undefined>(options: RequestOptions & LatestParams & { currency?: C } = {}): Promise<SingleRecord<C>> {
     const { signal, ...params } = options;
     return this.request('/exchange-rate/latest', params, { signal });
   }
@@ -182,8 +185,12 @@ export class ExchangeRateClient {
   /**
    * `/exchange-rate?date=`: the record of that day (`NOT_FOUND` when the day has none), of the
    * dollar or of `currency`; `fill: 'previous'` answers a day without a rate with the earlier one.
+   * EUR today, before the central bank publishes: Hacienda's provisional record (`buy: null`).
    */
-  async getByDate(date: DateInput, options: RequestOptions & ByDateParams = {}): Promise<ExchangeRate> {
+  async getByDate<C extends ByDateParams['currency'] = undefined>(
+    date: DateInput,
+    options: RequestOptions & ByDateParams & { currency?: C } = {},
+  ): Promise<SingleRecord<C>> {
     const { signal, ...params } = options;
     return this.request('/exchange-rate', { date, ...params }, { signal });
   }

@@ -9,7 +9,7 @@ export interface RouteParams {
   /**
    * The latest official rate (`GET /exchange-rate/latest`).
    *
-   * The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom.
+   * The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom. EUR before the central bank publishes today’s cross rate: Hacienda’s provisional sell for today (source Hacienda, buy null), unless purpose names the buy side.
    */
   '/exchange-rate/latest': {
     /**
@@ -30,7 +30,7 @@ export interface RouteParams {
   /**
    * The official rate of one day (`GET /exchange-rate`).
    *
-   * Every calendar day has a value, weekends and holidays included; 404 when the day has none.
+   * Every calendar day has a value, weekends and holidays included; 404 when the day has none. EUR today, before the central bank publishes its cross rate: Hacienda’s provisional sell (source Hacienda, buy null); a purpose naming the buy side is then a 404 that says so.
    */
   '/exchange-rate': {
     /**
@@ -209,7 +209,7 @@ export interface RouteParams {
   /**
    * Where a day's rate came from (`GET /exchange-rate/provenance`).
    *
-   * The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. For a currency other than the dollar, `inputs` gives both inputs (the dollar’s rate and the cross rate) with their own readings, and a revision of either is a revision of the derived day. format=html gives the same facts as a printable page.
+   * The record with the upstream of each side (in words) (for EUR today before the central bank publishes: Hacienda’s provisional record and the address read), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. For a currency other than the dollar, `inputs` gives both inputs (the dollar’s rate and the cross rate) with their own readings, and a revision of either is a revision of the derived day. format=html gives the same facts as a printable page.
    */
   '/exchange-rate/provenance': {
     /**

@@ -4,6 +4,7 @@
  * parameters, allowed values, bounds and defaults are the server's and cannot drift from it.
  */
 import type { RouteParams } from './params.generated';
+import type { ExchangeRate, RateAnswer } from './types';
 
 export type HistoryParams = RouteParams['/exchange-rate/history'];
 
@@ -51,3 +52,11 @@ export type CloseParams = Omit<RouteParams['/exchange-rate/close'], 'month'>;
 
 /** The values `purpose` takes (GET /purposes describes each). */
 export type Purpose = NonNullable<ConvertQuery['purpose']>;
+
+/**
+ * What `getLatest` and `getByDate` answer for a `currency`: a record, whose `buy` is a number,
+ * except for the euro, the one currency whose today Hacienda fills before the central bank
+ * publishes its cross rate (`source: 'Hacienda'`, `buy: null`; the server's catalog,
+ * PROVISIONAL_CURRENCIES, names it). A currency only known at run time may be the euro.
+ */
+export type SingleRecord<C> = C extends 'EUR' ? RateAnswer : ExchangeRate;

@@ -6,6 +6,8 @@
  */
 export type {
   ExchangeRate,
+  ProvisionalRate,
+  RateAnswer,
   SideAnalytics,
   Analytics,
   PeriodSide,

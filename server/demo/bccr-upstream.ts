@@ -6,6 +6,7 @@
  * checks the real data does. It keeps the real services' quirks the adapters must live with: the
  * site's table ignores FechaInicio and holds the 100 days up to FechaFin, its CSRF token comes
  * bare, its token header is taken in both spellings, and dates are plain `YYYY-MM-DD`.
+ * Hacienda's euro (`/indicadores/tc/euro`) is served too, with `colones` null once told it is after hours.
  * Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window (ventanilla)
  * quotes are served on both BCCR routes: cuadro 1015 on the token API (`ventanillaSdde`) and
  * group 1015 of the site API (`ventanillaSite`).
@@ -18,7 +19,7 @@ import { SYNTHETIC_FIRST_DATE, syntheticCross, syntheticRate, syntheticVentanill
 
 export type { FakeInstitutionRow } from './synthetic-history';
 
-export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'ventanillaSdde' | 'ventanillaSite';
+export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'haciendaEuro' | 'ventanillaSdde' | 'ventanillaSite';
 /** `hang` never answers; `reset` drops the connection before any answer (a network failure). */
 export type FaultKind = 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'reset' | 'outOfBounds' | 'estadoFalse' | 'code503';
 /** A fault applies to every request of its route until cleared, or to the next `times` ones. */
@@ -30,6 +31,16 @@ export type RateOverride = (date: string) => DayRate | undefined;
 export type CrossOverride = (currency: string, date: string) => number | null | undefined;
 /** Per-date override of the window quotes: rows replace the synthetic ones, `null` is a day without any, `undefined` keeps them. */
 export type VentanillaOverride = (date: string) => FakeInstitutionRow[] | null | undefined;
+
+/**
+ * What Hacienda's euro answers today: `dolares` (default: the synthetic cross rate of today, which
+ * Hacienda has even when the central bank's series does not yet) and whether the business day is
+ * over, when `colones` is null.
+ */
+export interface FakeHaciendaEuro {
+  dolares?: number;
+  afterHours?: boolean;
+}
 
 export interface RecordedRequest {
   route: FakeRoute | 'unknown';
@@ -63,6 +74,10 @@ export interface FakeUpstream {
   /** The value the fake serves for a day (after overrides), null when it has none. */
   rateFor(date: string): DayRate;
   setCross(fn: CrossOverride | null): void;
+  /** Hacienda's euro of today; null goes back to the default. */
+  setHaciendaEuro(euro: FakeHaciendaEuro | null): void;
+  /** The body Hacienda's euro answers now (before faults). */
+  haciendaEuroFor(): { fecha: string; dolares: number; colones: number | null };
   /** The cross rate the fake serves for a currency and day (after overrides), null on a gap. */
   crossFor(currency: string, date: string): number | null;
   setVentanilla(fn: VentanillaOverride | null): void;
@@ -86,6 +101,7 @@ const SITE_TOKEN = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.Servicio
 const SITE_CUADRO = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroGrupoVariables/ObtenerDatosCuadro`;
 const SITE_VENTANILLA = `${SITE_PREFIX}/Bccr.GE.SDDE.IndicadoresSitioExterno.GrupoVariables.API/CuadroPersonalizadoGrupoVariables/ObtenerDatosCuadroPersonalizado`;
 const HACIENDA = '/indicadores/tc/dolar';
+const HACIENDA_EURO = '/indicadores/tc/euro';
 const SITE_ORIGIN = 'https://sdd.bccr.fi.cr';
 const SITE_MAX_DAYS = 100;
 const MONTHS_ES = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'set', 'oct', 'nov', 'dic'];
@@ -110,6 +126,7 @@ function routeOf(path: string): { route: FakeRoute; code?: string } | undefined 
   if (path === SITE_TOKEN) return { route: 'siteToken' };
   if (path === SITE_CUADRO) return { route: 'site' };
   if (path === HACIENDA) return { route: 'hacienda' };
+  if (path === HACIENDA_EURO) return { route: 'haciendaEuro' };
   return undefined;
 }
 
@@ -163,6 +180,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   let override: RateOverride | null = null;
   let ventanillaOverride: VentanillaOverride | null = null;
   let crossOverride: CrossOverride | null = null;
+  let haciendaEuro: FakeHaciendaEuro = {};
   const byIndicator = new Map(DERIVED_CURRENCIES.map((c) => [c.indicator, c]));
   // Codes for the series of institutions without a known code: stable for the fake's life.
   const madeUpCodes = new Map<string, number>();
@@ -346,6 +364,16 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     return json(200, { venta: { fecha, valor: r?.sell ?? null }, compra: { fecha, valor: r?.buy ?? null } });
   }
 
+  /** `colones` is `dolares` × today's dollar sell to 2 decimals, as Hacienda's; null after hours or without a sell. */
+  function haciendaEuroFor(): { fecha: string; dolares: number; colones: number | null } {
+    const euro = DERIVED_CURRENCIES.find((c) => c.code === 'EUR');
+    const dolares = haciendaEuro.dolares ?? (euro ? syntheticCross(euro, today) : null) ?? 1.1;
+    const sell = rateFor(today)?.sell ?? null;
+    const colones = haciendaEuro.afterHours || sell === null ? null : Math.round(dolares * sell * 100) / 100;
+    const fecha = haciendaDates === 'offset' ? `${today}T00:00:00-06:00` : today;
+    return { fecha, dolares, colones };
+  }
+
   /** Faults that replace the whole answer; undefined for those that shape the normal one. */
   function faultReply(kind: FaultKind, route: FakeRoute, retryAfter: string | undefined): Reply | undefined {
     switch (kind) {
@@ -358,7 +386,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
             columnas: [{ field: 'nombre', tituloEspanol: 'Indicadores' }],
             indicadoresRaiz: [],
           });
-        return { status: 200, body: route === 'hacienda' ? '{}' : '', type: route === 'hacienda' ? JSON_TYPE : 'text/plain' };
+        if (route === 'hacienda' || route === 'haciendaEuro') return { status: 200, body: '{}', type: JSON_TYPE };
+        return { status: 200, body: '', type: 'text/plain' };
       case '401':
         return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
       case '400':
@@ -417,7 +446,9 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
               ? siteToken()
               : match.route === 'site'
                 ? site(q, h, rates)
-                : hacienda(rates);
+                : match.route === 'haciendaEuro'
+                  ? json(200, haciendaEuroFor())
+                  : hacienda(rates);
     // A connection dropped mid-body: the client gets a 200 whose JSON stops halfway.
     send(res, fault?.kind === 'truncated' ? { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) } : reply);
   }
@@ -451,6 +482,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       crossOverride = fn;
     },
     crossFor,
+    setHaciendaEuro(euro) {
+      haciendaEuro = euro ?? {};
+    },
+    haciendaEuroFor,
     setVentanilla(fn) {
       ventanillaOverride = fn;
     },

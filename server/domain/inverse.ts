@@ -4,7 +4,7 @@
  * 3 significant digits, and drift by céntimos once multiplied by a large invoice.
  */
 import Decimal from 'decimal.js';
-import type { ExchangeRate } from '../../shared/types';
+import type { ExchangeRate, ProvisionalRate, RateAnswer } from '../../shared/types';
 import { Dec } from './decimal';
 
 /** Significant digits of an inverse (docs/api.md, "For ledgers and ERPs"). */
@@ -20,7 +20,11 @@ export function inverseOf(rate: number): number {
   return new Dec(1).div(rate).toSignificantDigits(INVERSE_DIGITS, Decimal.ROUND_HALF_UP).toNumber();
 }
 
-/** The record with the inverse of each side, after its other fields. */
-export function withInverse(record: ExchangeRate): ExchangeRate {
-  return { ...record, buyInverse: inverseOf(record.buy), sellInverse: inverseOf(record.sell) };
+/** The record with the inverse of each side, after its other fields; a side that is null (a provisional record's buy) has a null inverse. */
+export function withInverse(record: ExchangeRate): ExchangeRate;
+export function withInverse(record: ProvisionalRate): ProvisionalRate;
+export function withInverse(record: RateAnswer): RateAnswer;
+export function withInverse(record: RateAnswer): RateAnswer {
+  const sellInverse = inverseOf(record.sell);
+  return record.buy === null ? { ...record, buyInverse: null, sellInverse } : { ...record, buyInverse: inverseOf(record.buy), sellInverse };
 }

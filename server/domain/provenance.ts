@@ -27,7 +27,8 @@ export interface DigestedRecord {
   date: string;
   currencyFrom: string;
   currencyTo: string;
-  buy: number;
+  /** Null on a provisional record (Hacienda's euro has no buy side): an empty field in the text. */
+  buy: number | null;
   sell: number;
   source: string;
 }
@@ -55,7 +56,14 @@ export function plainDecimal(value: number, minDecimals = 2): string {
 
 /** `2026-03-24|USD|CRC|462.69|468.29|BCCR`: the text the digest is the SHA-256 of. */
 export function digestText(record: DigestedRecord): string {
-  return [record.date, record.currencyFrom, record.currencyTo, plainDecimal(record.buy), plainDecimal(record.sell), record.source].join('|');
+  return [
+    record.date,
+    record.currencyFrom,
+    record.currencyTo,
+    record.buy === null ? '' : plainDecimal(record.buy),
+    plainDecimal(record.sell),
+    record.source,
+  ].join('|');
 }
 
 /** `sha256:` and the lowercase hex SHA-256 of the UTF-8 digest text. */

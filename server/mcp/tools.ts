@@ -7,7 +7,7 @@
  * (`get_insights`, whose data says its locale). Dates stay ISO, amounts are written as in the
  * statistical insight text (`₡509.80`).
  */
-import type { Analytics, BestRate, Conversion, ExchangeRate, Insights, MonthClose, Verdict } from '../../shared/types';
+import type { Analytics, BestRate, Conversion, ExchangeRate, Insights, RateAnswer, MonthClose, Verdict } from '../../shared/types';
 import { formatDateRange, formatMoney, formatNumber, formatPercent } from '../domain/insights/format';
 
 export interface ToolSpec {
@@ -28,12 +28,23 @@ function tool<T>(spec: { name: string; path: string; params: readonly string[]; 
 const money = (value: number) => formatMoney(value, 'en');
 /** A rate in colones: below 10 (a yen, a dong) with the 6 significant digits it has, never rounded to ₡0.02. */
 const colones = (value: number) => (value >= 10 ? money(value) : `₡${value}`);
-const buySell = (r: { buy: number; sell: number }) => `buy ${colones(r.buy)}, sell ${colones(r.sell)}`;
-/** What a record is: the official rate, or another currency's rate derived from the cross rate. */
-const rateOf = (r: { currencyFrom: string }) => (r.currencyFrom === 'USD' ? 'official rate' : `${r.currencyFrom} rate (derived)`);
+/** A provisional record (Hacienda's euro of today) has no buy side. */
+const buySell = (r: { buy: number | null; sell: number }) => `${r.buy === null ? 'no buy' : `buy ${colones(r.buy)}`}, sell ${colones(r.sell)}`;
+/**
+ * What a record is: the official rate, another currency's rate derived from the cross rate, or,
+ * before the central bank publishes today's euro, Hacienda's provisional one.
+ */
+function rateOf(r: { currencyFrom: string; source: string }): string {
+  if (r.currencyFrom === 'USD') return 'official rate';
+  return r.source === 'Hacienda' ? `${r.currencyFrom} rate (provisional, Hacienda)` : `${r.currencyFrom} rate (derived)`;
+}
 const carried = (r: { carriedFrom?: string | undefined }) => (r.carriedFrom ? ` (carried from ${r.carriedFrom})` : '');
 /** With a purpose, the side its rule names and that side's rate: what the record is asked for. */
-const forPurpose = (r: ExchangeRate) => (r.purpose ? `; for ${r.purpose.id}, the ${r.purpose.side} rate applies: ${colones(r[r.purpose.side])}` : '');
+function forPurpose(r: RateAnswer): string {
+  if (!r.purpose) return '';
+  const value = r[r.purpose.side];
+  return `; for ${r.purpose.id}, the ${r.purpose.side} rate applies: ${value === null ? 'none' : colones(value)}`;
+}
 /** At a close, the rate the purpose's rule names on its day (December 31 for income-tax). */
 function closeForPurpose(m: MonthClose): string {
   if (!(m.purpose && m.purposeRate)) return '';
@@ -57,13 +68,13 @@ function insightLine(data: Insights): string {
 }
 
 export const TOOLS: readonly ToolSpec[] = [
-  tool<ExchangeRate>({
+  tool<RateAnswer>({
     name: 'get_latest_rate',
     path: '/exchange-rate/latest',
     params: ['currency', 'fill', 'purpose'],
     summarize: (r) => `Latest ${rateOf(r)}, ${r.date}: ${buySell(r)}${carried(r)}${forPurpose(r)}`,
   }),
-  tool<ExchangeRate>({
+  tool<RateAnswer>({
     name: 'get_rate',
     path: '/exchange-rate',
     params: ['date', 'currency', 'fill', 'purpose'],

@@ -6,14 +6,18 @@
  * memory stays bounded however many of the 42 currencies are asked for (bench/README.md has the
  * figure).
  */
-import { DOLLAR, derivedCurrency, type DerivedCurrency } from '../../shared/currency-catalog';
-import type { ExchangeRate } from '../../shared/types';
+import { DOLLAR, derivedCurrency, PROVISIONAL_CURRENCIES, type DerivedCurrency } from '../../shared/currency-catalog';
+import type { ExchangeRate, ProvisionalRate } from '../../shared/types';
 import { derivedRecord } from '../domain/derive';
+import { provisionalRecord } from '../domain/provisional';
 import { periodStatsOf } from '../domain/period-stats';
 import type { CrossRatesStore } from './cross-rates';
+import type { ProvisionalRatesStore } from './provisional-rates';
 import { cachedSeries, type RateSeries, readSeries } from './series-reader';
 
 export const MAX_DERIVED_LOADED = 8;
+/** How long a provisional lookup is reused: a sync's write drops it at once anyway (ratesChanged). */
+export const PROVISIONAL_TTL_MS = 60_000;
 const ALL = ['0001-01-01', '9999-12-31'] as const;
 
 /** Joins a currency's cross rates with the dollar's records (both ascending); a day the dollar lacks has no derived rate. */
@@ -31,17 +35,30 @@ export function deriveSeries(currency: DerivedCurrency, dollar: readonly Exchang
 export interface CurrencySeries {
   /** The series of a code from the catalog (upper case); USD is the official one. */
   of(code: string): RateSeries;
+  /**
+   * Today's provisional record of a code (Hacienda's euro, `buy: null`), or null: never part of
+   * `of(code)`, so no window, statistic or chart ever holds it. The caller decides whether the
+   * series' own record wins (it always does once stored).
+   */
+  provisional(code: string, today: string): Promise<ProvisionalRate | null>;
 }
 
 export function createCurrencySeries(deps: {
   dollar: RateSeries;
   cross: CrossRatesStore;
+  /** Absent: no provisional values (a store that predates them, or tests of the series alone). */
+  provisional?: Pick<ProvisionalRatesStore, 'byDate'>;
   onRatesChanged: (listener: () => void) => void;
   now?: () => number;
 }): CurrencySeries {
   const loaded = new Map<string, RateSeries>();
   // One listener for all of them: a change drops every derived series (the dollar's drops itself).
-  deps.onRatesChanged(() => loaded.clear());
+  const provisional = new Map<string, { at: number; record: Promise<ProvisionalRate | null> }>();
+  const now = deps.now ?? Date.now;
+  deps.onRatesChanged(() => {
+    loaded.clear();
+    provisional.clear();
+  });
   const build = (currency: DerivedCurrency): RateSeries => {
     const current = cachedSeries(
       async () => {
@@ -54,7 +71,24 @@ export function createCurrencySeries(deps: {
     const reads = readSeries(current);
     return { ...reads, periodStats: async (kind, from, to) => periodStatsOf(await reads.range(from, to), kind) };
   };
+  const readProvisional = async (currency: DerivedCurrency, today: string): Promise<ProvisionalRate | null> => {
+    const [value, dollar] = await Promise.all([deps.provisional?.byDate(currency.code, today), deps.dollar.byDate(today)]);
+    return value ? provisionalRecord(currency, value, dollar) : null;
+  };
   return {
+    provisional(code, today) {
+      const currency = derivedCurrency(code);
+      if (!currency || !deps.provisional || !PROVISIONAL_CURRENCIES.includes(code)) return Promise.resolve(null);
+      const key = `${code} ${today}`;
+      const cached = provisional.get(key);
+      if (cached && now() - cached.at < PROVISIONAL_TTL_MS) return cached.record;
+      const record = readProvisional(currency, today);
+      provisional.clear();
+      provisional.set(key, { at: now(), record });
+      // A failed lookup is not kept: the next request asks again.
+      record.catch(() => provisional.delete(key));
+      return record;
+    },
     of(code) {
       if (code === DOLLAR.code) return deps.dollar;
       const currency = derivedCurrency(code);

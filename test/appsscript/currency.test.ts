@@ -225,3 +225,41 @@ function daysOfYear(year: string): string[] {
   for (let d = `${year}-01-01`; d <= `${year}-12-31`; d = addDays(d, 1)) out.push(d);
   return out;
 }
+
+describe('EXCHANGERATE in euros today, before the central bank publishes', () => {
+  /** The API of the morning: today's euro is Hacienda's provisional one (sell only), absent from ranges. */
+  const PROVISIONAL_SELL = 612.34;
+  const morning = (url: string) => {
+    const u = new URL(url);
+    if (u.pathname.endsWith('/exchange-rate/latest') && u.searchParams.get('currency') === 'EUR') {
+      return ok({ date: TODAY, currencyFrom: 'EUR', currencyTo: 'CRC', buy: null, sell: PROVISIONAL_SELL, source: 'Hacienda' });
+    }
+    if (u.pathname.endsWith('/exchange-rate/range') && u.searchParams.get('currency') === 'EUR') {
+      const to = u.searchParams.get('to') as string;
+      u.searchParams.set('to', to < TODAY ? to : addDays(TODAY, -1));
+      return api(u.toString());
+    }
+    return api(url);
+  };
+
+  test('the buy side is a clear error, never an empty cell, 0 or yesterday’s buy', () => {
+    const f = fakeEnv(morning, TODAY);
+    const message = `No EUR buy rate for ${TODAY} yet: until the central bank publishes its cross rate there is only Hacienda's provisional sell (use "sell", or an earlier date)`;
+    expect(() => exchangeRate(f.env(), TODAY, 'buy', 'EUR')).toThrow(message);
+    expect(() => exchangeRate(f.env(), '', 'compra', 'EUR')).toThrow(message);
+  });
+
+  test('the sell side is Hacienda’s provisional sell, for today and for a blank date', () => {
+    const f = fakeEnv(morning, TODAY);
+    expect(exchangeRate(f.env(), TODAY, 'sell', 'EUR')).toBe(PROVISIONAL_SELL);
+    expect(exchangeRate(f.env(), '', '', 'EUR')).toBe(PROVISIONAL_SELL);
+    // An earlier day is the central bank's, buy included; the dollar is untouched.
+    expect(exchangeRate(f.env(), '2025-02-07', 'buy', 'EUR')).toBe(euro('2025-02-07').buy);
+    expect(exchangeRate(f.env(), TODAY, 'buy', 'USD')).toBe(500);
+  });
+
+  test('once published, today’s record is the central bank’s, buy included', () => {
+    const f = fakeEnv(api, TODAY);
+    expect(exchangeRate(f.env(), TODAY, 'buy', 'EUR')).toBe(euro(TODAY).buy);
+  });
+});

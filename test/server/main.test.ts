@@ -179,11 +179,12 @@ describe('npm start without a reachable upstream', () => {
         expect([route, answer.status, await answer.json()]).toEqual([route, 404, { success: false, message, error: 'NOT_FOUND' }]);
       }
 
-      // What the operator read meanwhile: one line for the failed attempt and one for the window
-      // quotes, nothing else at warn or above, and no stack trace anywhere.
+      // What the operator read meanwhile: one line for the failed attempt, one for the window
+      // quotes and one for Hacienda's euro, nothing else at warn or above, and no stack trace anywhere.
       const lines = log.lines();
       expect(lines.filter((line) => line.json.level >= 40).map((line) => line.json.msg)).toEqual([
         'window sync failed; stored data left as it was',
+        'provisional euro sync failed; stored data left as it was',
         'sync attempt failed; retrying',
       ]);
       for (const line of lines) {

@@ -85,6 +85,9 @@ function valueAt(object: unknown, path: readonly string[]): unknown {
 
 function layoutOf(response: z.ZodType): Layout {
   const answer = bare(response);
+  // A union of records (a record, or a provisional one whose buy is null) is laid out as its first
+  // option: the others have the same fields, and a null is an empty cell.
+  if (answer instanceof z.ZodUnion) return layoutOf(answer.options[0] as z.ZodType);
   if (answer instanceof z.ZodArray) {
     const item = bare(answer.element as z.ZodType);
     if (!(item instanceof z.ZodObject)) throw new Error('CSV: the answer is a list of something other than objects');

@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits';
-import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema } from '../../../shared/schemas';
+import { AnalyticsSchema, ChartSchema, ExchangeRateSchema, PeriodStatsSchema, RateAnswerSchema } from '../../../shared/schemas';
 import { analyze } from '../../domain/analytics';
 import { withInverse } from '../../domain/inverse';
 import { withPurpose } from '../../domain/purposes';
 import type { PurposeId } from '../../../shared/purposes';
 import { chartOfColumns } from '../../domain/chart';
-import type { ExchangeRate } from '../../../shared/types';
+import type { ExchangeRate, RateAnswer } from '../../../shared/types';
 import type { SyncView } from '../../jobs/sync-status';
 import type { CurrencySeries } from '../../store/currency-series';
 import { notFound } from '../../errors';
@@ -20,6 +20,7 @@ import { currencyCode, date, fill, flag, integer, oneOf, purpose } from '../para
 import { latestOf, recordOf } from './carried';
 import { defineRoute, type Route } from '../route';
 import { noRateFor, nothingStored } from './no-rate';
+import { orProvisional } from './provisional';
 import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
 
 const TAG = 'Exchange rate';
@@ -28,9 +29,9 @@ const { history, range, analytics, chart } = LIMITS;
 /** `inverse=true` adds each side's inverse to the record; `false` (the default) adds nothing. */
 const inverted = (record: ExchangeRate, inverse: 'true' | 'false'): ExchangeRate => (inverse === 'true' ? withInverse(record) : record);
 
-/** A single record as its routes answer it: with its inverses and the purpose's citation when asked. */
-const shaped = (record: ExchangeRate, { inverse, purpose }: { inverse: 'true' | 'false'; purpose?: PurposeId | undefined }) =>
-  withPurpose(inverted(record, inverse), purpose);
+/** A single record as its routes answer it (a provisional one too): with its inverses and the purpose's citation when asked. */
+const shaped = (record: RateAnswer, { inverse, purpose }: { inverse: 'true' | 'false'; purpose?: PurposeId | undefined }) =>
+  withPurpose(inverse === 'true' ? withInverse(record) : record, purpose);
 
 /** `sync` tells a 404 on an empty series what the sync is doing about it. */
 export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencySeries; sync: SyncView }): Route[] {
@@ -48,13 +49,14 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       access: 'key',
       summary: 'The latest official rate',
       description:
-        'The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom.',
+        'The record with the greatest date that is not after today (Costa Rica time). With fill=previous, a derived currency whose latest rate is older than today answers it for today, its own date in carriedFrom. EUR before the central bank publishes today’s cross rate: Hacienda’s provisional sell for today (source Hacienda, buy null), unless purpose names the buy side.',
       query: { currency, fill: fill(), purpose: forPurpose, inverse },
-      response: ExchangeRateSchema,
+      response: RateAnswerSchema,
       notFound: 'No rate has been stored yet; the message says what the sync is doing about it.',
       formats: { csv: csvFormat },
       handle: async ({ currency, fill, ...shape }, { today }) => {
-        const latest = await latestOf(currencies.of(currency), today, fill !== undefined);
+        const own = await latestOf(currencies.of(currency), today, fill !== undefined);
+        const latest = await orProvisional(own, { currencies, currency, date: today, today, purpose: shape.purpose });
         if (!latest) throw await nothingStored(sync, currency);
         return shaped(latest, shape);
       },
@@ -65,16 +67,18 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       tag: TAG,
       access: 'key',
       summary: 'The official rate of one day',
-      description: 'Every calendar day has a value, weekends and holidays included; 404 when the day has none.',
+      description:
+        'Every calendar day has a value, weekends and holidays included; 404 when the day has none. EUR today, before the central bank publishes its cross rate: Hacienda’s provisional sell (source Hacienda, buy null); a purpose naming the buy side is then a 404 that says so.',
       query: { date: date('The day, YYYY-MM-DD.'), currency, fill: fill(), purpose: forPurpose, inverse },
-      response: ExchangeRateSchema,
+      response: RateAnswerSchema,
       example: { date: '2025-01-15' },
       notFound:
         'The day has no rate; the message says why: before the first day of the series, after its latest date (each day is published the afternoon before), or a gap.',
       formats: { csv: csvFormat },
       handle: async ({ date, currency, fill, ...shape }, { today }) => {
         const rates = currencies.of(currency);
-        const record = await recordOf(rates, date, today, fill !== undefined);
+        const own = await recordOf(rates, date, today, fill !== undefined);
+        const record = await orProvisional(own, { currencies, currency, date, today, purpose: shape.purpose });
         if (!record) throw await noRateFor(rates, sync, date, today, currency);
         return shaped(record, shape);
       },

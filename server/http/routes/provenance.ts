@@ -11,6 +11,7 @@ import { createCrossRatesStore } from '../../store/cross-rates';
 import type { CurrencySeries } from '../../store/currency-series';
 import type { Database } from '../../store/database';
 import { createProvenanceStore } from '../../store/provenance';
+import { createProvisionalRatesStore } from '../../store/provisional-rates';
 import { notFound } from '../../errors';
 import { currencyCode, date, oneOf } from '../params';
 import { defineRoute, type Route } from '../route';
@@ -40,6 +41,55 @@ const latest = (a: string, b: string) => (b > a ? b : a);
 export function provenanceRoutes({ db, currencies, onObservationsChanged, page }: ProvenanceDeps): Route[] {
   const store = createProvenanceStore(db);
   const cross = createCrossRatesStore(db);
+  const provisionalRates = createProvisionalRatesStore(db);
+
+  /**
+   * Today's provisional record (Hacienda's euro): the address read, when, and the dollar's sell it
+   * was multiplied by (when stored; Hacienda's own colones otherwise, and then no inputs).
+   */
+  async function provisionalProvenance(currency: DerivedCurrency, today: string): Promise<Provenance | null> {
+    const [record, row] = await Promise.all([currencies.provisional(currency.code, today), provisionalRates.byDate(currency.code, today)]);
+    if (!record || !row) return null;
+    const fetchedAt = row.fetchedAt.toISOString();
+    const dollarDay = await store.ofDay(today);
+    const dollar = dollarDay && summarizeObservations(dollarDay.record, dollarDay.observations);
+    const hacienda = `Hacienda ${row.upstream} (dolares)`;
+    const sell = dollar ? `${dollar.upstream.sell} × ${hacienda}` : `Hacienda ${row.upstream} (colones)`;
+    return {
+      record,
+      upstream: { buy: `none: Hacienda publishes no ${currency.code} buy rate`, sell },
+      firstSeenAt: fetchedAt,
+      lastConfirmedAt: fetchedAt,
+      observations: 1,
+      revisions: [],
+      digest: recordDigest(record),
+      ...(dollarDay && dollar
+        ? {
+            inputs: {
+              dollar: {
+                buy: dollarDay.record.buy,
+                sell: dollarDay.record.sell,
+                source: dollarDay.record.source,
+                upstream: dollar.upstream,
+                firstSeenAt: dollar.firstSeenAt,
+                lastConfirmedAt: dollar.lastConfirmedAt,
+                observations: dollar.observations,
+              },
+              cross: {
+                indicator: currency.indicator,
+                quote: currency.quote,
+                published: row.published,
+                source: row.source,
+                upstream: hacienda,
+                firstSeenAt: fetchedAt,
+                lastConfirmedAt: fetchedAt,
+                observations: 1,
+              },
+            },
+          }
+        : {}),
+    };
+  }
 
   /** A derived day: its record, both inputs with their own logs, and the revisions of either. */
   async function derivedProvenance(currency: DerivedCurrency, date: string): Promise<Provenance> {
@@ -117,7 +167,7 @@ export function provenanceRoutes({ db, currencies, onObservationsChanged, page }
       access: 'key',
       summary: "Where a day's rate came from",
       description:
-        'The record with the upstream of each side (in words), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. For a currency other than the dollar, `inputs` gives both inputs (the dollar’s rate and the cross rate) with their own readings, and a revision of either is a revision of the derived day. format=html gives the same facts as a printable page.',
+        'The record with the upstream of each side (in words) (for EUR today before the central bank publishes: Hacienda’s provisional record and the address read), when its values were first seen and last confirmed, how many observations the day has, the values it had before (oldest first) and a digest anyone can recompute. For a currency other than the dollar, `inputs` gives both inputs (the dollar’s rate and the cross rate) with their own readings, and a revision of either is a revision of the derived day. format=html gives the same facts as a printable page.',
       query: {
         date: date('The day, YYYY-MM-DD.'),
         locale: oneOf(LANGS, 'Language of the page with format=html.', 'es'),
@@ -136,8 +186,12 @@ export function provenanceRoutes({ db, currencies, onObservationsChanged, page }
       },
       // A sync that reads the same values again moves lastConfirmedAt without changing any rate.
       staleWhen: (drop) => onObservationsChanged(drop),
-      handle: async ({ date, currency }): Promise<Provenance> => {
+      handle: async ({ date, currency }, { today }): Promise<Provenance> => {
         const derived = derivedCurrency(currency);
+        if (derived && date === today && !(await currencies.of(derived.code).byDate(date))) {
+          const provisional = await provisionalProvenance(derived, today);
+          if (provisional) return provisional;
+        }
         if (derived) return derivedProvenance(derived, date);
         const day = await store.ofDay(date);
         if (!day) throw notFound(`No exchange rate for ${date}`);

@@ -78,7 +78,7 @@ export function provenancePage(view: ProvenanceView): SafeHtml {
     <dl class="facts">
       ${fact('date', t.date, html`<time datetime="${record.date}">${day}</time> (${record.date})`)}
       ${fact('pair', t.pair, `${record.currencyFrom}/${record.currencyTo}`)}
-      ${fact('buy', t.buy, exactMoney(record.buy, lang), true)}
+      ${fact('buy', t.buy, record.buy === null ? '—' : exactMoney(record.buy, lang), true)}
       ${fact('sell', t.sell, exactMoney(record.sell, lang), true)}
       ${fact('source', t.source, record.source)}
       ${fact('fetchedAt', t.fetchedAt, when(record.fetchedAt, lang))}

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { addDays } from '../../../shared/dates';
-import type { ExchangeRate, Provenance, Revision } from '../../../shared/types';
+import type { Provenance, RateAnswer, Revision } from '../../../shared/types';
 import { createLocalChangeFeed } from '../../../server/changes';
 import { catchUpOfficial } from '../../../server/jobs/catch-up';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
@@ -64,13 +64,13 @@ async function revisions(from: string, to: string): Promise<Revision[]> {
 }
 
 /** The digest as anyone would recompute it from the record, with node:crypto. */
-function digestOf(r: ExchangeRate): string {
+function digestOf(r: RateAnswer): string {
   // The values here print without an exponent: pad the decimals to at least two.
   const plain = (n: number) => {
     const [whole, decimals = ''] = String(n).split('.');
     return `${whole}.${decimals.padEnd(2, '0')}`;
   };
-  const text = [r.date, r.currencyFrom, r.currencyTo, plain(r.buy), plain(r.sell), r.source].join('|');
+  const text = [r.date, r.currencyFrom, r.currencyTo, r.buy === null ? '' : plain(r.buy), plain(r.sell), r.source].join('|');
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 

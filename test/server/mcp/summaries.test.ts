@@ -8,7 +8,7 @@ import { plainText as oneLine } from '../../../server/domain/plain-text';
 import { citationOf } from '../../../server/domain/purposes';
 import { TOOLS } from '../../../server/mcp/tools';
 import { purposeOf } from '../../../shared/purposes';
-import type { MonthClose } from '../../../shared/types';
+import type { MonthClose, RateAnswer } from '../../../shared/types';
 import { createBankingStore } from '../../../server/store/banking';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { connect } from './client';
@@ -62,6 +62,32 @@ describe('the month close for a purpose', () => {
     );
     expect(summarize({ ...close, purpose, purposeRate: { date: '2024-12-31', side: 'sell', value: null } })).toMatch(/the sell rate of 2024-12-31: no rate$/);
     expect(summarize(close)).toMatch(/average sell ₡511\.00$/);
+  });
+});
+
+describe('a single EUR rate', () => {
+  const summarize = (name: string, data: RateAnswer) => TOOLS.find((tool) => tool.name === name)?.summarize(data);
+  const derived = { indicator: '333', quote: 'usdPerUnit', published: 1.1653, usdDate: '2026-11-20' } as const;
+  const provisional: RateAnswer = {
+    date: '2026-11-20',
+    currencyFrom: 'EUR',
+    currencyTo: 'CRC',
+    buy: null,
+    sell: 597.59,
+    source: 'Hacienda',
+    fetchedAt: '2026-11-20T16:00:00.000Z',
+    derived,
+  };
+
+  it('says Hacienda’s record of today is provisional, and that it has no buy', () => {
+    expect(summarize('get_latest_rate', provisional)).toBe('Latest EUR rate (provisional, Hacienda), 2026-11-20: no buy, sell ₡597.59');
+    expect(summarize('get_rate', provisional)).toBe('EUR rate (provisional, Hacienda) for 2026-11-20: no buy, sell ₡597.59');
+  });
+
+  it('says the central bank’s is derived', () => {
+    const { date, currencyFrom, currencyTo, sell, fetchedAt } = provisional;
+    const bccr: RateAnswer = { date, currencyFrom, currencyTo, buy: 590.3, sell, source: 'BCCR', fetchedAt, derived };
+    expect(summarize('get_rate', bccr)).toBe('EUR rate (derived) for 2026-11-20: buy ₡590.30, sell ₡597.59');
   });
 });
 

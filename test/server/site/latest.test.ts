@@ -31,6 +31,7 @@ function fakeCurrencies() {
       };
       return { latest } as unknown as RateSeries;
     },
+    provisional: async () => null,
   };
   return { currencies, reads, asked };
 }

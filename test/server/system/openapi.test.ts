@@ -369,6 +369,25 @@ describe('OpenAPI document', () => {
       expectValid(path, over.status, over.body);
     });
 
+    it('a provisional record (buy null) is documented on latest and by-date only', () => {
+      const provisional = {
+        date: '2025-01-15',
+        currencyFrom: 'EUR',
+        currencyTo: 'CRC',
+        buy: null,
+        sell: 597.59,
+        source: 'Hacienda',
+        fetchedAt: '2025-01-15T16:00:00.000Z',
+        derived: { indicator: '333', quote: 'usdPerUnit', published: 1.1653, usdDate: '2025-01-15' },
+      };
+      expect(validator.validate('/exchange-rate/latest', 200, { success: true, data: provisional })).toEqual([]);
+      expect(validator.validate('/exchange-rate', 200, { success: true, data: provisional })).toEqual([]);
+      expect(validator.validate('/exchange-rate/history', 200, { success: true, data: [provisional] })).not.toEqual([]);
+      expect(validator.validate('/exchange-rate/range', 200, { success: true, data: [provisional] })).not.toEqual([]);
+      // A null buy from the central bank is not a provisional record.
+      expect(validator.validate('/exchange-rate/latest', 200, { success: true, data: { ...provisional, source: 'BCCR' } })).not.toEqual([]);
+    });
+
     it('a body that breaks the schema is caught (the validator is not vacuous)', () => {
       expect(validator.validate('/exchange-rate/latest', 200, { success: true, data: { date: '2025-01-15' } })).not.toEqual([]);
       expect(validator.validate('/exchange-rate/history', 200, { success: true, data: [{ date: '2025-02-30' }] })).not.toEqual([]);
