@@ -75,6 +75,8 @@ export interface AppDeps {
   demo?: boolean;
   /** No BCCR_TOKEN: only the dollar is synced, and health says that other currencies need one. */
   currenciesNeedToken?: boolean;
+  /** No BCCR_TOKEN: MONEX is not synced, and health says it needs one. */
+  monexNeedsToken?: boolean;
   /** When this instance's scheduler syncs next (main.ts passes the scheduler's), told by health; absent: none planned. */
   nextSyncAt?: () => Date | null;
 }
@@ -135,6 +137,7 @@ export function createApp(deps: AppDeps): App {
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
         currenciesNeedToken: deps.currenciesNeedToken ?? false,
+        monexNeedsToken: deps.monexNeedsToken ?? false,
       },
     }),
     { version, publicUrl },
