@@ -157,9 +157,7 @@ describe('without a token', () => {
     const app = await startTestApp({ clock, monexNeedsToken: true, database: t.database });
     try {
       const health = (await app.get('/health')).body.data as Health;
-      expect(health.reasons).toContain(
-        'MONEX sessions and the market calendar need BCCR_TOKEN: cuadro 219 comes only from the central bank’s SDDE API',
-      );
+      expect(health.reasons).toContain('MONEX sessions and the market calendar need BCCR_TOKEN: cuadro 219 comes only from the central bank’s SDDE API');
     } finally {
       await app.close();
     }
