@@ -16,6 +16,7 @@ import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
 import { createRatesInMemory } from './store/rates-in-memory';
 import { createCrossRatesStore } from './store/cross-rates';
+import { createMonexStore } from './store/monex';
 import { createCurrencySeries } from './store/currency-series';
 import { createSyncRunsStore } from './store/sync-runs';
 import { createSyncView } from './jobs/sync-status';
@@ -127,6 +128,7 @@ export function createApp(deps: AppDeps): App {
       provenance: { db: deps.db, currencies, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
       convert: { currencies, sync },
       banking: { banking: createBankingStore(deps.db), rates: series },
+      monex: { monex: createMonexStore(deps.db), dollar: series },
       insights: { service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync },
       usage: { access },
       health: {

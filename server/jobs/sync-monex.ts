@@ -2,8 +2,9 @@
  * MONEX (SDDE cuadro 219) read with the token through the common skeleton (`runSync`): every
  * published day checked (a session's figures in order and in the band, 0 in all four a day
  * without a session, a partial zero refused), then stored with its observations in the run's
- * transaction. Days the central bank publishes nothing for (weekends) are not stored: every day
- * up to the last one stored is known, and one without a row had no session.
+ * transaction. A day the central bank publishes nothing for (a weekend) before the last day it
+ * published in the span is stored as a day without a session too: what the run read is that there
+ * was none. So every calendar day up to the last one stored has a row, and a later day is unknown.
  *
  * A catch-up reads from a week before the last stored day (the central bank corrects recent
  * days), or from MONEX_SINCE on an empty database (MONEX began in 2006), in runs of one year, each
@@ -31,15 +32,22 @@ export interface MonexRunSummary extends SyncSummary {
 
 const INDICATOR_WORDS = `indicators ${MONEX_INDICATORS.average} ${MONEX_INDICATORS.min} ${MONEX_INDICATORS.max} ${MONEX_INDICATORS.volume}`;
 
-/** Pure: what of an answer is stored and what is refused; `present` is every day of the span up to the last one published. */
+/**
+ * Pure: what of an answer is stored and what is refused; the days of the span up to the last one
+ * published that have no point become days without a session; `present` is all of those days.
+ */
 export function checkMonex(answer: readonly MonexPoint[], span: Span, today: string, provider: MonexInput['source'], fetchedAt: Date): CheckedMonex {
   const rows: MonexInput[] = [];
   const readings: CheckedMonex['readings'] = [];
   const rejected: Rejection[] = [];
   let last: string | null = null;
+  let unit: string | null = null;
+  const published = new Set<string>();
   for (const point of answer) {
     if (point.date < span.from || point.date > span.to) continue;
     if (last === null || point.date > last) last = point.date;
+    published.add(point.date);
+    unit = point.volumeUnit;
     const day = classifyMonexDay(point.date, point.figures, today);
     if (day.kind === 'refused') {
       rejected.push({ date: point.date, reason: day.reason });
@@ -50,9 +58,14 @@ export function checkMonex(answer: readonly MonexPoint[], span: Span, today: str
     const figures = day.kind === 'session' ? day.figures : { average: null, min: null, max: null, volume: null };
     rows.push({ date: point.date, session: day.kind === 'session', ...figures, volumeUnit: point.volumeUnit, source: provider, fetchedAt });
   }
-  // A weekend is published as nothing: not a gap. Only days after the last one published are.
+  // A weekend is published as nothing: not a gap, a day without a session. Only days after the last one published are unknown.
   const present = new Set<string>();
-  if (last !== null) for (let d = span.from; d <= last; d = addDays(d, 1)) present.add(d);
+  for (let d = span.from; last !== null && d <= last; d = addDays(d, 1)) {
+    present.add(d);
+    if (!published.has(d))
+      rows.push({ date: d, session: false, average: null, min: null, max: null, volume: null, volumeUnit: unit, source: provider, fetchedAt });
+  }
+  rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   return { rows, readings, rejected, present };
 }
 

@@ -58,12 +58,19 @@ describe('the MONEX sync', () => {
     expect(fake.requests.some((r) => r.path.endsWith('/indicadoresEconomicos/3446/metadata'))).toBe(true);
   });
 
-  it('stores a holiday (0 in all four) as a day without a session, with null figures, and nothing for a weekend', async () => {
+  it('stores a holiday (0 in all four) and a weekend (nothing published) as days without a session, with null figures', async () => {
     await sync();
     expect(fake.monexFor('2026-09-15')).toEqual({ average: 0, min: 0, max: 0, volume: 0 });
     expect(await stored('2026-09-15')).toMatchObject({ session: false, average: null, min: null, max: null, volume: null });
-    // Saturday and Sunday: the central bank publishes nothing, and nothing is stored.
-    expect(await store().range('2026-11-14', '2026-11-15')).toEqual([]);
+    // Saturday and Sunday: the central bank publishes nothing, which is no session either.
+    expect(fake.monexFor('2026-11-14')).toBeNull();
+    expect((await store().range('2026-11-14', '2026-11-15')).map((d) => [d.date, d.session, d.average])).toEqual([
+      ['2026-11-14', false, null],
+      ['2026-11-15', false, null],
+    ]);
+    // Every calendar day of the span is known, up to today's session.
+    expect(await store().range(SINCE, TODAY)).toHaveLength(265);
+    expect(await store().knownThrough()).toBe(TODAY);
   });
 
   it('stores the Holy Week, Monday to Friday, as five days without a session', async () => {
@@ -131,6 +138,7 @@ describe('the MONEX sync', () => {
     expect(rejected[1]?.reason).toMatch(/min 491 ≤ average 490/);
     expect(rejected[2]?.reason).toMatch(/outside 100\.\.2000/);
     expect((await store().range('2026-11-16', TODAY)).map((d) => d.date)).toEqual(['2026-11-19', '2026-11-20']);
+    expect(result.runs[0]?.missing).toEqual([]);
   });
 
   it('fails a run whose indicator cannot be read, storing nothing of it', async () => {
