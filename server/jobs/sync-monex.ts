@@ -2,9 +2,11 @@
  * MONEX (SDDE cuadro 219) read with the token through the common skeleton (`runSync`): every
  * published day checked (a session's figures in order and in the band, 0 in all four a day
  * without a session, a partial zero refused), then stored with its observations in the run's
- * transaction. A day the central bank publishes nothing for (a weekend) before the last day it
+ * transaction. A day the central bank publishes nothing for (a weekend) between two days it
  * published in the span is stored as a day without a session too: what the run read is that there
- * was none. So every calendar day up to the last one stored has a row, and a later day is unknown.
+ * was none. Days before the first one published are not (MONEX_SINCE may come before the first
+ * session the central bank has). A re-read starts at a stored, published day, so every calendar
+ * day from the first stored to the last has a row, and a later day is unknown.
  *
  * A catch-up reads from a week before the last stored day (the central bank corrects recent
  * days), or from MONEX_SINCE on an empty database (MONEX began in 2006), in runs of one year, each
@@ -33,19 +35,21 @@ export interface MonexRunSummary extends SyncSummary {
 const INDICATOR_WORDS = `indicators ${MONEX_INDICATORS.average} ${MONEX_INDICATORS.min} ${MONEX_INDICATORS.max} ${MONEX_INDICATORS.volume}`;
 
 /**
- * Pure: what of an answer is stored and what is refused; the days of the span up to the last one
- * published that have no point become days without a session; `present` is all of those days.
+ * Pure: what of an answer is stored and what is refused; the days between the first and the last
+ * one published that have no point become days without a session; `present` is all of those days.
  */
 export function checkMonex(answer: readonly MonexPoint[], span: Span, today: string, provider: MonexInput['source'], fetchedAt: Date): CheckedMonex {
   const rows: MonexInput[] = [];
   const readings: CheckedMonex['readings'] = [];
   const rejected: Rejection[] = [];
+  let first: string | null = null;
   let last: string | null = null;
   let unit: string | null = null;
   const published = new Set<string>();
   for (const point of answer) {
     if (point.date < span.from || point.date > span.to) continue;
     if (last === null || point.date > last) last = point.date;
+    if (first === null || point.date < first) first = point.date;
     published.add(point.date);
     unit = point.volumeUnit;
     const day = classifyMonexDay(point.date, point.figures, today);
@@ -60,7 +64,7 @@ export function checkMonex(answer: readonly MonexPoint[], span: Span, today: str
   }
   // A weekend is published as nothing: not a gap, a day without a session. Only days after the last one published are unknown.
   const present = new Set<string>();
-  for (let d = span.from; last !== null && d <= last; d = addDays(d, 1)) {
+  for (let d = first ?? span.from; last !== null && d <= last; d = addDays(d, 1)) {
     present.add(d);
     if (!published.has(d))
       rows.push({ date: d, session: false, average: null, min: null, max: null, volume: null, volumeUnit: unit, source: provider, fetchedAt });
