@@ -16,6 +16,7 @@ import { createBankingStore } from './store/banking';
 import { createRatesStore } from './store/rates';
 import { createRatesInMemory } from './store/rates-in-memory';
 import { createCrossRatesStore } from './store/cross-rates';
+import { createMonexStore } from './store/monex';
 import { createCurrencySeries } from './store/currency-series';
 import { createProvisionalRatesStore } from './store/provisional-rates';
 import { createSyncRunsStore } from './store/sync-runs';
@@ -80,6 +81,8 @@ export interface AppDeps {
   demo?: boolean;
   /** No BCCR_TOKEN: only the dollar is synced, and health says that other currencies need one. */
   currenciesNeedToken?: boolean;
+  /** No BCCR_TOKEN: MONEX is not synced, and health says it needs one. */
+  monexNeedsToken?: boolean;
   /** When this instance's scheduler syncs next (main.ts passes the scheduler's), told by health; absent: none planned. */
   nextSyncAt?: () => Date | null;
 }
@@ -135,6 +138,7 @@ export function createApp(deps: AppDeps): App {
       provenance: { db: deps.db, currencies, onObservationsChanged: (listener) => changes.onObservationsChanged(listener), page: provenanceHtmlPage },
       convert: { currencies, sync },
       banking: { banking: createBankingStore(deps.db), rates: series },
+      monex: { monex: createMonexStore(deps.db), dollar: series },
       insights: { service: createInsightsService({ db: deps.db, rates: series, llm: deps.llm ?? null, logger: deps.logger, clock }), sync },
       usage: { access },
       health: {
@@ -145,6 +149,7 @@ export function createApp(deps: AppDeps): App {
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
         currenciesNeedToken: deps.currenciesNeedToken ?? false,
+        monexNeedsToken: deps.monexNeedsToken ?? false,
       },
     }),
     { version, publicUrl },

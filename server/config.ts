@@ -20,6 +20,8 @@ export interface Config {
   readonly syncCron: string | null;
   /** The first day of the other currencies' cross rates read on an empty database (`CURRENCIES_SINCE`). */
   readonly currenciesSince: string;
+  /** The first day of MONEX read on an empty database (`MONEX_SINCE`). */
+  readonly monexSince: string;
   readonly corsOrigins: readonly string[];
   readonly llm: { readonly baseUrl: string; readonly apiKey: string; readonly model: string } | null;
   readonly logLevel: LogLevel;
@@ -124,6 +126,16 @@ function optionalHttps(env: Env, name: string): string | null {
   return optional(env, name) === null ? null : url(env, name, '', ['https:']);
 }
 
+/** MONEX began in 2006: its whole history by default, some 5,000 days in 20 one-year runs. */
+export const DEFAULT_MONEX_SINCE = '2006-01-01';
+
+function monexSince(env: Env): string {
+  const raw = optional(env, 'MONEX_SINCE') ?? DEFAULT_MONEX_SINCE;
+  if (!isIsoDate(raw) || raw < DEFAULT_MONEX_SINCE)
+    throw new ConfigError('MONEX_SINCE', `must be a date as YYYY-MM-DD, not before ${DEFAULT_MONEX_SINCE} (got "${raw}")`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = optional(env, 'PORT') ?? '3000';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) {
@@ -164,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     haciendaUrl: url(env, 'HACIENDA_URL', DEFAULT_UPSTREAM_URLS.haciendaUrl, ['http:', 'https:']),
     syncCron: cron(env),
     currenciesSince: currenciesSince(env),
+    monexSince: monexSince(env),
     corsOrigins: Object.freeze(corsOrigins),
     llm:
       llmSet === 3

@@ -11,6 +11,7 @@ import { type Scheduler, startScheduler } from './jobs/scheduler';
 import { syncBanking } from './jobs/sync-banking';
 import { scheduledCurrencies } from './jobs/sync-currencies';
 import { scheduledProvisionalEuro } from './jobs/sync-provisional';
+import { scheduledMonex } from './jobs/sync-monex';
 import { openRuntime, servingDeps } from './runtime';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   logger.info({ port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` }, 'listening');
   // Starts with a catch-up in the background: the server answers from what it has meanwhile.
   const syncDeps = { db, logger, changes, clock: () => new Date() };
-  const { crossSource } = runtime;
+  const { crossSource, monexSource } = runtime;
   scheduler = startScheduler(syncDeps, runtime.sources, {
     cron: config.syncCron,
     // The window quotes of the last week ride along on every scheduled run.
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
       ...(crossSource ? [scheduledCurrencies(syncDeps, crossSource, config.currenciesSince)] : []),
       // Hacienda's euro, token or not, once the currencies have had their turn: today's EUR sell until the central bank publishes.
       scheduledProvisionalEuro(syncDeps, runtime.haciendaEuro),
+      // MONEX, with the token only, on the same afternoon ticks (after the midday session); the first run backfills since MONEX_SINCE.
+      ...(monexSource ? [scheduledMonex(syncDeps, monexSource, config.monexSince)] : []),
     ],
   });
 

@@ -12,6 +12,7 @@ import { currenciesRoutes } from './http/routes/currencies';
 import { exchangeRateRoutes } from './http/routes/exchange-rate';
 import { healthRoutes } from './http/routes/health';
 import { insightsRoutes } from './http/routes/insights';
+import { monexRoutes } from './http/routes/monex';
 import { provenanceRoutes } from './http/routes/provenance';
 import { purposesRoutes } from './http/routes/purposes';
 import { usageRoutes } from './http/routes/usage';
@@ -25,6 +26,7 @@ export const ROUTE_GROUPS = {
   provenance: provenanceRoutes,
   convert: convertRoutes,
   banking: bankingRoutes,
+  monex: monexRoutes,
   insights: insightsRoutes,
   usage: usageRoutes,
   health: healthRoutes,

@@ -11,7 +11,7 @@ import { createRemoteChangeFeed } from './changes-remote';
 import type { AppDeps } from './app';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
-import { createCrossSource, createOfficialSources, type CrossSource, type OfficialSources } from './sources';
+import { createCrossSource, createMonexSourceFrom, createOfficialSources, type CrossSource, type MonexSource, type OfficialSources } from './sources';
 import { createHaciendaEuroSource, type HaciendaEuroSource } from './sources/hacienda-euro';
 import { createVentanillaSource, type VentanillaSource } from './sources/ventanilla';
 import { createDatabase, type Database, DEADLINES } from './store/database';
@@ -34,6 +34,8 @@ export interface Runtime {
   sources: OfficialSources;
   /** The other currencies' cross rates; null without BCCR_TOKEN (only the token API has them). */
   crossSource: CrossSource | null;
+  /** MONEX (cuadro 219); null without BCCR_TOKEN, for the same reason. */
+  monexSource: MonexSource | null;
   ventanilla: VentanillaSource;
   /** Hacienda's euro, today's provisional EUR sell (no token needed). */
   haciendaEuro: HaciendaEuroSource;
@@ -84,6 +86,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     haciendaUrl: config.haciendaUrl,
   });
   const crossSource = createCrossSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl });
+  const monexSource = createMonexSourceFrom({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl });
   const redis = config.redisUrl ? createLimiterRedis(config.redisUrl, logger) : null;
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
   const haciendaEuro = createHaciendaEuroSource({ baseUrl: config.haciendaUrl });
@@ -99,6 +102,7 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
     changes: feed,
     sources,
     crossSource,
+    monexSource,
     async close() {
       await feed.close();
       redis?.disconnect();
@@ -138,5 +142,6 @@ export function servingDeps(config: Config, runtime: Runtime): AppDeps {
     publicUrl: config.publicUrl,
     publishing: config.publishing,
     currenciesNeedToken: runtime.crossSource === null,
+    monexNeedsToken: runtime.monexSource === null,
   };
 }

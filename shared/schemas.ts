@@ -447,3 +447,38 @@ export const InsightsSchema = z
     generatedAt: timestamp.meta({ description: 'When summary and causes were written (answers are kept for the day).' }),
   })
   .meta({ id: 'Insights' });
+
+const monexFigure = (description: string, example: number) => z.number().nullable().meta({ description, example });
+
+export const MonexSessionSchema = z
+  .object({
+    date: isoDate,
+    session: z.boolean().meta({ description: 'Whether MONEX held a session that day (the central bank publishes 0 for a day without one).' }),
+    average: monexFigure('Weighted average price of the session, CRC per USD (SDDE indicator 3439); null without a session.', 483.69),
+    min: monexFigure('Lowest price traded, CRC per USD (indicator 3436); null without a session.', 482.5),
+    max: monexFigure('Highest price traded, CRC per USD (indicator 3437); null without a session.', 485),
+    volume: monexFigure('Total amount traded, as published (indicator 3446), in `volumeUnit`; null without a session.', 12.75),
+    volumeUnit: z.string().nullable().meta({
+      description:
+        'The unit of `volume` as the central bank’s metadata of indicator 3446 states it (millions of US dollars, as published); null when the metadata did not state one.',
+      example: 'Millones de dólares',
+    }),
+    source: rateSource,
+    fetchedAt: timestamp,
+  })
+  .meta({
+    id: 'MonexSession',
+    description: 'One day of MONEX, the central bank’s wholesale foreign exchange market. A day without a session has null figures: never carried forward.',
+  });
+
+export const CalendarDaySchema = z
+  .object({
+    date: isoDate,
+    weekday: z.number().int().min(1).max(7).meta({ description: 'ISO weekday: Monday = 1 … Sunday = 7.', example: 3 }),
+    session: z
+      .boolean()
+      .nullable()
+      .meta({ description: 'Whether MONEX held a session; null for a day not known yet (the future, or past the last day synced).' }),
+    referenceRate: z.boolean().meta({ description: 'Whether the official USD rate of that date is stored.' }),
+  })
+  .meta({ id: 'CalendarDay', description: 'One calendar day of the market: whether MONEX sat, and whether the official rate is stored.' });

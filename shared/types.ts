@@ -28,6 +28,8 @@ import type {
   UpstreamSchema,
   PurposeCitationSchema,
   PurposeSchema,
+  MonexSessionSchema,
+  CalendarDaySchema,
 } from './schemas';
 
 export type ExchangeRate = z.infer<typeof ExchangeRateSchema>;
@@ -62,3 +64,5 @@ export type RateValues = z.infer<typeof RateValuesSchema>;
 export type Revision = z.infer<typeof RevisionSchema>;
 export type PurposeInfo = z.infer<typeof PurposeSchema>;
 export type PurposeCitation = z.infer<typeof PurposeCitationSchema>;
+export type MonexSession = z.infer<typeof MonexSessionSchema>;
+export type CalendarDay = z.infer<typeof CalendarDaySchema>;

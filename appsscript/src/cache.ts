@@ -48,6 +48,8 @@ export const keys = {
   analytics: (baseUrl: string, days: number) => cacheKey(baseUrl, 'analytics', days),
   /** A month's close figures (`2025-01`) in one currency: count, last date present, average and last of each side. */
   close: (baseUrl: string, month: string, currency: string) => cacheKey(baseUrl, 'close', month, ...of(currency)),
+  /** One MONEX day: whether it had a session, and its figures. */
+  monex: (baseUrl: string, date: string) => cacheKey(baseUrl, 'monex', date),
 };
 
 /** The two calls of CacheService's `Cache` the add-on uses. */

@@ -1,10 +1,11 @@
 /**
- * The six custom functions. Each is a thin call into `service.ts` with an Env built from the Apps
+ * The seven custom functions. Each is a thin call into `service.ts` with an Env built from the Apps
  * Script services. The JSDoc blocks are what Sheets shows as help while typing a formula: the
  * build copies them onto the top-level stubs it generates (esbuild drops comments), so keep
  * them here, with `@customfunction`, one `@param` per parameter and an example in each.
  */
 import { exchangeClose } from './close';
+import { exchangeMonex } from './monex';
 import { gasEnv } from './env';
 import { exchangeAnalytics, exchangeBest, exchangeConvert, exchangeHistory, exchangeRate } from './service';
 
@@ -81,4 +82,16 @@ export function EXCHANGEBEST(operation?: unknown) {
  */
 export function EXCHANGEANALYTICS(days?: unknown) {
   return exchangeAnalytics(gasEnv(), days);
+}
+
+/**
+ * A figure of MONEX, the central bank's wholesale foreign exchange market, whose midday sessions set the next day's reference rate.
+ *
+ * @param {Date|string} date Optional. The day: a date cell, "YYYY-MM-DD" text, or a whole range of them (answered with one request, in the same shape). Leave it empty for the latest session. Examples: A2, A2:A31, "2025-01-15".
+ * @param {string} measure Optional. "average" (default): the session's weighted average, CRC per USD; "min" and "max": the lowest and highest price traded; "volume": the amount traded, as the central bank publishes it (millions of US dollars); "session": TRUE or FALSE. "promedio", "minimo", "maximo", "volumen" and "sesion" work too. A day without a session (a weekend, a holiday) gives #N/A, never 0. Example: "max".
+ * @return {number} The figure, #N/A without a session, or one per cell of the range.
+ * @customfunction
+ */
+export function EXCHANGEMONEX(date?: unknown, measure?: unknown) {
+  return exchangeMonex(gasEnv(), date, measure);
 }

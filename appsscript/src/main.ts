@@ -4,6 +4,6 @@
  * (`function EXCHANGERATE(date, type) { return CrcRates.EXCHANGERATE(date, type); }`), with the
  * JSDoc of the source, because Apps Script only sees top-level function declarations.
  */
-export { EXCHANGERATE, EXCHANGECONVERT, EXCHANGECLOSE, EXCHANGEHISTORY, EXCHANGEBEST, EXCHANGEANALYTICS } from './functions';
+export { EXCHANGERATE, EXCHANGECONVERT, EXCHANGECLOSE, EXCHANGEHISTORY, EXCHANGEBEST, EXCHANGEANALYTICS, EXCHANGEMONEX } from './functions';
 export { onOpen, onInstall, showSettings, freezeSelection } from './menu';
 export { getSettings, saveSettings, testConnection, getUsage, removeKey } from './rpc';

@@ -59,6 +59,7 @@ const en = {
   badMonth: (got: string) => `month must be a date cell or ${rules.en.month} (got "${got}")`,
   monthAfterCurrent: (current: string, got: string) => `month ${rules.en.notAfterCurrentMonth(current)} (got "${got}")`,
   badMeasure: (got: string) => `measure must be "closing" or "average" (got "${got}")`,
+  badMonexMeasure: (got: string) => `measure must be "average", "min", "max", "volume" or "session" (got "${got}")`,
   monthNoRate: (month: string, currency: string) => `No ${codeBefore(currency)}rate in ${month}`,
   noClosing: (month: string, lastDay: string) => `#N/A: ${month} has no closing rate: the month is not complete (${lastDay} has no rate)`,
 
@@ -70,6 +71,8 @@ const en = {
   cellBadMonth: 'Not a month',
   cellFutureMonth: 'Future month',
   cellNoClosing: '#N/A',
+  cellNoSession: '#N/A',
+  cellMonexUnknown: 'Not known yet',
 
   // Table headers.
   historyHeader: ['Date', 'Buy', 'Sell'],
@@ -136,7 +139,7 @@ const en = {
     staleBody: (count: number, savedOn: string, reason: string) =>
       `${count === 1 ? '1 answer was' : `${count} answers were`} shown from the last good copy (from ${savedOn}) because the API failed: ${reason}. They update when the sheet recalculates and the API answers again.`,
     usage:
-      'Functions: =EXCHANGERATE(), =EXCHANGERATE(A2, "sell", "EUR"), =EXCHANGECONVERT(100, "EUR", "CRC"), =EXCHANGECLOSE("2025-01", "sell", "closing", "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
+      'Functions: =EXCHANGERATE(), =EXCHANGERATE(A2, "sell", "EUR"), =EXCHANGECONVERT(100, "EUR", "CRC"), =EXCHANGECLOSE("2025-01", "sell", "closing", "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("sell"), =EXCHANGEANALYTICS(30), =EXCHANGEMONEX(A2, "average"). Extensions → CRC Rates → Freeze selected values turns the selected formulas into fixed values.',
     currenciesTitle: 'Currencies',
     currenciesHint:
       'The codes the currency argument takes, and from or to of EXCHANGECONVERT (the other side being CRC). Rates are colones per unit. All but the US dollar are derived from the central bank’s cross rate against the dollar, published on business days: a weekend or a holiday abroad takes the last rate before it.',
@@ -187,6 +190,7 @@ const es: Messages = {
   badMonth: (got: string) => `mes debe ser una celda de fecha o ${rules.es.month} (se recibió "${got}")`,
   monthAfterCurrent: (current: string, got: string) => `mes ${rules.es.notAfterCurrentMonth(current)} (se recibió "${got}")`,
   badMeasure: (got: string) => `medida debe ser "cierre" o "promedio" (se recibió "${got}")`,
+  badMonexMeasure: (got: string) => `medida debe ser "promedio", "minimo", "maximo", "volumen" o "sesion" (se recibió "${got}")`,
   monthNoRate: (month: string, currency: string) => `No hay tipo de cambio${delCode(currency)} en ${month}`,
   noClosing: (month: string, lastDay: string) =>
     `#N/A: ${month} no tiene tipo de cambio de cierre: el mes no está completo (${lastDay} no tiene tipo de cambio)`,
@@ -198,6 +202,8 @@ const es: Messages = {
   cellBadMonth: 'Mes inválido',
   cellFutureMonth: 'Mes futuro',
   cellNoClosing: '#N/A',
+  cellNoSession: '#N/A',
+  cellMonexUnknown: 'Aún sin datos',
 
   historyHeader: ['Fecha', 'Compra', 'Venta'],
   bestHeader: ['Posición', 'Entidad', 'Tipo', 'Compra', 'Venta', 'vs. oficial'],
@@ -262,7 +268,7 @@ const es: Messages = {
     staleBody: (count: number, savedOn: string, reason: string) =>
       `${count === 1 ? '1 respuesta se mostró' : `${count} respuestas se mostraron`} desde la última copia buena (del ${savedOn}) porque la API falló: ${reason}. Se actualizan cuando la hoja se recalcula y la API vuelve a responder.`,
     usage:
-      'Funciones: =EXCHANGERATE(), =EXCHANGERATE(A2; "venta"; "EUR"), =EXCHANGECONVERT(100; "EUR"; "CRC"), =EXCHANGECLOSE("2025-01"; "venta"; "cierre"; "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
+      'Funciones: =EXCHANGERATE(), =EXCHANGERATE(A2; "venta"; "EUR"), =EXCHANGECONVERT(100; "EUR"; "CRC"), =EXCHANGECLOSE("2025-01"; "venta"; "cierre"; "EUR"), =EXCHANGEHISTORY(30), =EXCHANGEBEST("venta"), =EXCHANGEANALYTICS(30), =EXCHANGEMONEX(A2; "promedio"). Extensiones → CRC Rates → Congelar valores seleccionados convierte las fórmulas seleccionadas en valores fijos.',
     currenciesTitle: 'Monedas',
     currenciesHint:
       'Los códigos que acepta el argumento currency, y from o to de EXCHANGECONVERT (con CRC del otro lado). Los tipos de cambio son colones por unidad. Todas salvo el dólar estadounidense se derivan del tipo de cambio cruzado del Banco Central contra el dólar, publicado en días hábiles: un fin de semana o un feriado en el extranjero toma el último tipo de cambio anterior.',

@@ -9,6 +9,8 @@ import type {
   ExchangeRate,
   Health,
   Insights,
+  MonexSession,
+  CalendarDay,
   MonthClose,
   PeriodStats,
   Provenance,
@@ -38,6 +40,9 @@ import type {
   ConvertParams,
   HistoryParams,
   InsightsParams,
+  MonexHistoryParams,
+  MonexRangeParams,
+  CalendarParams,
   RangeParams,
   StatsParams,
 } from './params';
@@ -278,6 +283,37 @@ export class ExchangeRateClient {
   /** `/insights`: what the colón did over the last `days` days, in words and numbers. */
   async getInsights(params: InsightsParams = {}, options?: RequestOptions): Promise<Insights> {
     return this.request('/insights', params, options);
+  }
+
+  /** `/monex/latest`: the latest day on which MONEX, the central bank's wholesale market, held a session. */
+  async getMonexLatest(options?: RequestOptions): Promise<MonexSession> {
+    return this.request('/monex/latest', {}, options);
+  }
+
+  /**
+   * `/monex?date=`: that day of MONEX; a day without a session is `session: false` with null
+   * figures (`NOT_FOUND` for a day not known yet).
+   */
+  async getMonex(date: DateInput, options?: RequestOptions): Promise<MonexSession> {
+    return this.request('/monex', { date }, options);
+  }
+
+  /** `/monex/history`: every calendar day of the last `days` days of MONEX, sessions and days without one, ascending. */
+  async getMonexHistory(params: MonexHistoryParams = {}, options?: RequestOptions): Promise<MonexSession[]> {
+    return this.request('/monex/history', params, options);
+  }
+
+  /** `/monex/range`: every known day of MONEX with from <= date <= to (at most 366 days apart), ascending. */
+  async getMonexRange(params: MonexRangeParams, options?: RequestOptions): Promise<MonexSession[]> {
+    return this.request('/monex/range', params, options);
+  }
+
+  /**
+   * `/calendar`: per calendar day of from..to or of a `year`, its ISO weekday, whether MONEX held a
+   * session (null for a day not known yet) and whether the official rate of that date is stored.
+   */
+  async getCalendar(params: CalendarParams, options?: RequestOptions): Promise<CalendarDay[]> {
+    return this.request('/calendar', params, options);
   }
 
   /** `/usage`: this month's usage and the limits of your key (never counted against the quota). */

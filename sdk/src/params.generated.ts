@@ -311,6 +311,75 @@ export interface RouteParams {
     type?: 'public_bank' | 'private_bank' | 'financial' | 'cooperative' | 'mutual' | 'exchange_house' | 'brokerage';
   };
   /**
+   * The latest MONEX session (`GET /monex/latest`).
+   *
+   * The latest day, not after today (Costa Rica time), on which MONEX held a session.
+   */
+  '/monex/latest': Record<string, never>;
+  /**
+   * One day of MONEX (`GET /monex`).
+   *
+   * The day’s session, or `session: false` with null figures when MONEX did not sit (a weekend, a holiday): never another day’s figures. 404 for a day not known yet.
+   */
+  '/monex': {
+    /**
+     * The day, YYYY-MM-DD.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date: DateInput;
+  };
+  /**
+   * The last days of MONEX (`GET /monex/history`).
+   *
+   * Every calendar day of the `days` ending at the latest day known, sessions and days without one, ascending.
+   */
+  '/monex/history': {
+    /**
+     * How many calendar days.
+     * An integer from 1 to 365; default 30.
+     */
+    days?: number;
+  };
+  /**
+   * MONEX between two dates (`GET /monex/range`).
+   *
+   * Every known day with from <= date <= to, sessions and days without one, ascending; at most 366 days apart; [] when none is known.
+   */
+  '/monex/range': {
+    /**
+     * First day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from: DateInput;
+    /**
+     * Last day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to: DateInput;
+  };
+  /**
+   * The market calendar (`GET /calendar`).
+   *
+   * Every calendar day of from..to (at most 366 days apart) or of a year: its ISO weekday, whether MONEX held a session (null for a day not known yet, e.g. the future), and whether the official USD rate of that date is stored.
+   */
+  '/calendar': {
+    /**
+     * First day (with "to" instead of "year").
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from?: DateInput;
+    /**
+     * Last day (with "from" instead of "year").
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to?: DateInput;
+    /**
+     * A whole year instead of from/to.
+     * An integer from 1983 to 2100.
+     */
+    year?: number;
+  };
+  /**
    * A market summary with a verdict, in Spanish or English (`GET /insights`).
    *
    * The window's Analytics, a verdict about the colón (from the sell rate's changePercent: appreciation when ≤ −L, depreciation when ≥ L, stable otherwise, where the line L is 0.25 for windows of up to 30 days and 0.25 × √(d / 30) beyond, d being the calendar days from `from` to `to`: 0.433 for 90 days, 0.872 for 365), a summary quoting the real figures and 2 to 4 probable causes tied to them. The text is written by the configured language model from the computed metrics only, or by the built-in statistical text (`generatedBy: statistical`); it is kept for the day.
@@ -336,7 +405,7 @@ export interface RouteParams {
   /**
    * Service health (`GET /health`).
    *
-   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies need one (the status stays ok). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
+   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one (the status stays ok). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
    */
   '/health': Record<string, never>;
 }
@@ -361,6 +430,11 @@ export const QUERY_NAMES = {
   '/convert': ['amount', 'from', 'to', 'rate', 'date', 'fill', 'purpose'],
   '/banking/rates': ['date', 'type'],
   '/banking/best': ['operation', 'date', 'type'],
+  '/monex/latest': [],
+  '/monex': ['date'],
+  '/monex/history': ['days'],
+  '/monex/range': ['from', 'to'],
+  '/calendar': ['from', 'to', 'year'],
   '/insights': ['days', 'locale'],
   '/usage': [],
   '/health': [],

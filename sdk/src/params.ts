@@ -41,6 +41,17 @@ export type BestRateParams = RouteParams['/banking/best'];
 
 export type InsightsParams = RouteParams['/insights'];
 
+export type MonexHistoryParams = RouteParams['/monex/history'];
+
+export type MonexRangeParams = RouteParams['/monex/range'];
+
+type CalendarQuery = RouteParams['/calendar'];
+
+/** Either a from/to pair or a `year`, not both: the server enforces it in code, stated here over the generated parameters. */
+export type CalendarParams =
+  | (Required<Pick<CalendarQuery, 'from' | 'to'>> & { year?: never })
+  | (Required<Pick<CalendarQuery, 'year'>> & { from?: never; to?: never });
+
 /** The currency of the latest record (USD by default), whether an older one is carried to today, its purpose and its inverses. */
 export type LatestParams = RouteParams['/exchange-rate/latest'];
 

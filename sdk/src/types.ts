@@ -35,6 +35,8 @@ export type {
   Revision,
   PurposeInfo,
   PurposeCitation,
+  MonexSession,
+  CalendarDay,
 } from '../../shared/types';
 export type { ErrorCode } from '../../shared/errors';
 export type { Currency, RateSide, RateSource } from '../../shared/currencies';

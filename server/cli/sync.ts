@@ -11,14 +11,15 @@ import { createLogger } from '../logger';
 import { catchUpOfficial, type SpanOptions } from '../jobs/catch-up';
 import { BANKING_DEFAULT_DAYS, syncBanking, type BankingSummary } from '../jobs/sync-banking';
 import type { SyncSummary } from '../jobs/sync-run';
-import { bankingFaults, currenciesFaults, exitCodeOf, listDays, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
+import { bankingFaults, currenciesFaults, exitCodeOf, listDays, monexFaults, officialFaults, type ExitCode, type Fault } from '../jobs/sync-outcome';
+import { catchUpMonex } from '../jobs/sync-monex';
 import { CURRENCIES_CONCURRENCY, catchUpCurrencies } from '../jobs/sync-currencies';
 import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
 import { openRuntime } from '../runtime';
 import { readCommandLine } from './command-line';
 import { runCli, UsageError } from './run';
 
-const USAGE = 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]';
+const USAGE = 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies] [--monex]';
 
 const HELP = `${USAGE}
 
@@ -30,13 +31,21 @@ catches up from the last stored day.
   --banking     also the window (ventanilla) quotes of the span (without --from, the last 7 days)
   --currencies  also the other currencies' cross rates (needs BCCR_TOKEN; without --from, each
                 from a week before its last stored day, or from CURRENCIES_SINCE)
+  --monex       also MONEX sessions (needs BCCR_TOKEN; without --from, from a week before the
+                last stored day, or from MONEX_SINCE)
   -h, --help    show this text
 
 Exit codes: 0 done; 1 an upstream could not be read (nothing of that run was stored) or another
 instance is syncing; 2 rows failed the sanity checks, or a mistake in the command line; 3 days of
 the span before today still have no rate.`;
 
-const OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, banking: { type: 'boolean' }, currencies: { type: 'boolean' } } as const;
+const OPTIONS = {
+  from: { type: 'string' },
+  to: { type: 'string' },
+  banking: { type: 'boolean' },
+  currencies: { type: 'boolean' },
+  monex: { type: 'boolean' },
+} as const;
 
 function progressPrinter(stream: NodeJS.WriteStream): SpanOptions['onProgress'] {
   if (stream.isTTY) {
@@ -104,6 +113,9 @@ runCli(async () => {
   if (values.currencies && !config.bccrToken) {
     throw new UsageError('--currencies needs BCCR_TOKEN: the other currencies come only from the central bank’s SDDE API');
   }
+  if (values.monex && !config.bccrToken) {
+    throw new UsageError('--monex needs BCCR_TOKEN: MONEX (cuadro 219) comes only from the central bank’s SDDE API');
+  }
   // Progress and the summary go to the terminal; the JSON log only carries warnings and errors.
   const runtime = await openRuntime(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
   try {
@@ -128,6 +140,13 @@ runCli(async () => {
       });
       if (currencies.runs.length > 0) process.stdout.write(`${describeRuns(currencies.runs)}\n`);
       faults.push(...currenciesFaults(currencies));
+    }
+    if (values.monex && runtime.monexSource) {
+      const today = calendarDay(new Date());
+      const span = values.from ? { from: values.from, to: to && to < today ? to : today } : undefined;
+      const monex = await catchUpMonex(deps, runtime.monexSource, { since: config.monexSince, ...(span ? { span } : {}) });
+      if (monex.runs.length > 0) process.stdout.write(`${describeRuns(monex.runs)}\n`);
+      faults.push(...monexFaults(monex));
     }
     if (!values.banking) return exitWith(faults);
 

@@ -9,17 +9,28 @@
  * Hacienda's euro (`/indicadores/tc/euro`) is served too, with `colones` null once told it is after hours.
  * Base addresses for the adapters: `sddeUrl`, `siteUrl`, `haciendaUrl`. The window (ventanilla)
  * quotes are served on both BCCR routes: cuadro 1015 on the token API (`ventanillaSdde`) and
- * group 1015 of the site API (`ventanillaSite`).
+ * group 1015 of the site API (`ventanillaSite`). MONEX (cuadro 219) is served on the token API:
+ * indicators 3436, 3437, 3439 and 3446 in the series' shape, business days only, 0 in all four on
+ * the fake's holidays, and the metadata of 3446 that states the amount's unit.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addDays, calendarDay, daysBetween, isIsoDate } from '../../shared/dates';
 import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
-import { SYNTHETIC_FIRST_DATE, syntheticCross, syntheticRate, syntheticVentanilla, type FakeInstitutionRow } from './synthetic-history';
+import { MONEX_INDICATORS, type MonexFigure } from '../../shared/monex';
+import {
+  SYNTHETIC_FIRST_DATE,
+  syntheticCross,
+  syntheticMonex,
+  syntheticRate,
+  syntheticVentanilla,
+  type FakeInstitutionRow,
+  type FakeMonexDay,
+} from './synthetic-history';
 
-export type { FakeInstitutionRow } from './synthetic-history';
+export type { FakeInstitutionRow, FakeMonexDay } from './synthetic-history';
 
-export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'haciendaEuro' | 'ventanillaSdde' | 'ventanillaSite';
+export type FakeRoute = 'sdde' | 'siteToken' | 'site' | 'hacienda' | 'haciendaEuro' | 'ventanillaSdde' | 'ventanillaSite' | 'metadata';
 /** `hang` never answers; `reset` drops the connection before any answer (a network failure). */
 export type FaultKind = 'empty' | '401' | '400' | '429' | '500' | 'html' | 'truncated' | 'hang' | 'reset' | 'outOfBounds' | 'estadoFalse' | 'code503';
 /** A fault applies to every request of its route until cleared, or to the next `times` ones. */
@@ -29,6 +40,8 @@ export type DayRate = { buy: number | null; sell: number | null } | null;
 export type RateOverride = (date: string) => DayRate | undefined;
 /** Per-currency, per-date override of the cross rates: a value replaces the synthetic one, `null` is a gap, `undefined` keeps it. */
 export type CrossOverride = (currency: string, date: string) => number | null | undefined;
+/** Per-date override of MONEX: figures replace the synthetic ones (all 0: no session), `null` publishes nothing, `undefined` keeps them. */
+export type MonexOverride = (date: string) => FakeMonexDay | null | undefined;
 /** Per-date override of the window quotes: rows replace the synthetic ones, `null` is a day without any, `undefined` keeps them. */
 export type VentanillaOverride = (date: string) => FakeInstitutionRow[] | null | undefined;
 
@@ -81,6 +94,11 @@ export interface FakeUpstream {
   /** The cross rate the fake serves for a currency and day (after overrides), null on a gap. */
   crossFor(currency: string, date: string): number | null;
   setVentanilla(fn: VentanillaOverride | null): void;
+  setMonex(fn: MonexOverride | null): void;
+  /** The MONEX figures the fake publishes for a day (after overrides), null when it publishes nothing. */
+  monexFor(date: string): FakeMonexDay | null;
+  /** The unit the metadata of indicator 3446 states. */
+  monexUnit: string;
   /** The window rows the fake serves for a day (after overrides), [] when it has none. */
   ventanillaFor(date: string): FakeInstitutionRow[];
   /** Makes every CSRF token issued so far invalid, as an expiry would. */
@@ -115,11 +133,16 @@ const json = (status: number, value: unknown, headers?: Record<string, string>):
   ...(headers ? { headers } : {}),
 });
 const codigoError = (mensaje: string): Reply => json(400, { CodigoError: '400', Mensaje: mensaje });
+/** What the fake's metadata of indicator 3446 says the amount is counted in. */
+export const FAKE_MONEX_UNIT = 'Millones de dólares';
+const MONEX_BY_INDICATOR = new Map<string, MonexFigure>(Object.entries(MONEX_INDICATORS).map(([figure, code]) => [code, figure as MonexFigure]));
 const SDDE_EMPTY = { estado: true, mensaje: 'No existen datos para las fechas suministradas.', datos: [] };
 
 function routeOf(path: string): { route: FakeRoute; code?: string } | undefined {
   const sdde = new RegExp(`^${SDDE_PREFIX}/indicadoresEconomicos/(?<code>\\d+)/series$`).exec(path)?.groups?.code;
   if (sdde !== undefined) return { route: 'sdde', code: sdde };
+  const metadata = new RegExp(`^${SDDE_PREFIX}/indicadoresEconomicos/(?<code>\\d+)/metadata$`).exec(path)?.groups?.code;
+  if (metadata !== undefined) return { route: 'metadata', code: metadata };
   const cuadro = new RegExp(`^${SDDE_PREFIX}/cuadro/(?<code>\\d+)/series$`).exec(path)?.groups?.code;
   if (cuadro !== undefined) return { route: 'ventanillaSdde', code: cuadro };
   if (path === SITE_VENTANILLA) return { route: 'ventanillaSite' };
@@ -181,6 +204,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   let ventanillaOverride: VentanillaOverride | null = null;
   let crossOverride: CrossOverride | null = null;
   let haciendaEuro: FakeHaciendaEuro = {};
+  let monexOverride: MonexOverride | null = null;
   const byIndicator = new Map(DERIVED_CURRENCIES.map((c) => [c.indicator, c]));
   // Codes for the series of institutions without a known code: stable for the fake's life.
   const madeUpCodes = new Map<string, number>();
@@ -200,6 +224,22 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     return custom === undefined ? syntheticCross(currency, date) : custom;
   }
 
+  function monexFor(date: string): FakeMonexDay | null {
+    if (date < SYNTHETIC_FIRST_DATE || date > today) return null;
+    const custom = monexOverride?.(date);
+    return custom === undefined ? syntheticMonex(date) : custom;
+  }
+
+  function metadata(code: string | undefined, h: IncomingHttpHeaders): Reply {
+    if (h.authorization !== `Bearer ${token}`) return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
+    if (code !== MONEX_INDICATORS.volume) return codigoError(`El indicador ${code} no existe.`);
+    return json(200, {
+      estado: true,
+      mensaje: 'Consulta exitosa',
+      datos: [{ codigoIndicador: code, nombreIndicador: 'MONEX: monto total negociado', unidadMedida: FAKE_MONEX_UNIT, periodicidad: 'Diaria', cuadro: '219' }],
+    });
+  }
+
   function ventanillaFor(date: string): FakeInstitutionRow[] {
     if (date < SYNTHETIC_FIRST_DATE || date > today) return [];
     const custom = ventanillaOverride?.(date);
@@ -214,7 +254,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
   function sdde(code: string | undefined, q: URLSearchParams, h: IncomingHttpHeaders, rates: (d: string) => DayRate): Reply {
     if (h.authorization !== `Bearer ${token}`) return json(401, { statusCode: 401, message: 'Access denied due to invalid or missing token.' });
     const cross = code === undefined ? undefined : byIndicator.get(code);
-    if (code !== '317' && code !== '318' && !cross) return codigoError(`El indicador ${code} no existe.`);
+    const monex = code === undefined ? undefined : MONEX_BY_INDICATOR.get(code);
+    if (code !== '317' && code !== '318' && !cross && !monex) return codigoError(`El indicador ${code} no existe.`);
     const [fi, ff] = [q.get('fechaInicio'), q.get('fechaFin')];
     if (fi === null || ff === null) return codigoError('Los parámetros fechaInicio y fechaFin son requeridos.');
     // The real API answers other date formats with an empty result, not an error.
@@ -223,7 +264,7 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     if (!isIsoDate(from) || !isIsoDate(to)) return json(200, SDDE_EMPTY);
     const side = code === '317' ? 'buy' : 'sell';
     const start = from < SYNTHETIC_FIRST_DATE ? SYNTHETIC_FIRST_DATE : from;
-    const valueOn = (date: string) => (cross ? crossFor(cross.code, date) : rates(date)?.[side]);
+    const valueOn = (date: string) => (monex ? monexFor(date)?.[monex] : cross ? crossFor(cross.code, date) : rates(date)?.[side]);
     const points = daysOf(start, to < today ? to : today).flatMap((date) => {
       const value = valueOn(date);
       if (value === null || value === undefined) return [];
@@ -231,11 +272,13 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       return [`{"fecha":"${date}","valorDatoPorPeriodo":${value.toFixed(8)}}`];
     });
     if (points.length === 0) return json(200, SDDE_EMPTY);
-    const name = cross
-      ? `${cross.name.es} (${cross.quote === 'usdPerUnit' ? 'dólares por unidad' : 'unidades por dólar'})`
-      : side === 'buy'
-        ? 'Tipo cambio compra'
-        : 'Tipo cambio venta';
+    const name = monex
+      ? `MONEX: ${monex}`
+      : cross
+        ? `${cross.name.es} (${cross.quote === 'usdPerUnit' ? 'dólares por unidad' : 'unidades por dólar'})`
+        : side === 'buy'
+          ? 'Tipo cambio compra'
+          : 'Tipo cambio venta';
     const body = `{"estado":true,"mensaje":"Consulta exitosa","datos":[{"codigoIndicador":"${code}","nombreIndicador":"${name}","series":[${points.join(',')}]}]}`;
     return { status: 200, body, type: JSON_TYPE };
   }
@@ -438,17 +481,19 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
     const reply =
       match.route === 'sdde'
         ? sdde(match.code, q, h, rates)
-        : match.route === 'ventanillaSdde'
-          ? ventanillaSdde(match.code, q, h, ventanilla)
-          : match.route === 'ventanillaSite'
-            ? ventanillaSite(q, h, ventanilla)
-            : match.route === 'siteToken'
-              ? siteToken()
-              : match.route === 'site'
-                ? site(q, h, rates)
-                : match.route === 'haciendaEuro'
-                  ? json(200, haciendaEuroFor())
-                  : hacienda(rates);
+        : match.route === 'metadata'
+          ? metadata(match.code, h)
+          : match.route === 'ventanillaSdde'
+            ? ventanillaSdde(match.code, q, h, ventanilla)
+            : match.route === 'ventanillaSite'
+              ? ventanillaSite(q, h, ventanilla)
+              : match.route === 'siteToken'
+                ? siteToken()
+                : match.route === 'site'
+                  ? site(q, h, rates)
+                  : match.route === 'haciendaEuro'
+                    ? json(200, haciendaEuroFor())
+                    : hacienda(rates);
     // A connection dropped mid-body: the client gets a 200 whose JSON stops halfway.
     send(res, fault?.kind === 'truncated' ? { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) } : reply);
   }
@@ -486,6 +531,11 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions = {}): Promise
       haciendaEuro = euro ?? {};
     },
     haciendaEuroFor,
+    setMonex(fn) {
+      monexOverride = fn;
+    },
+    monexFor,
+    monexUnit: FAKE_MONEX_UNIT,
     setVentanilla(fn) {
       ventanillaOverride = fn;
     },

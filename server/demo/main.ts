@@ -24,7 +24,8 @@ import { createApiKeysStore } from '../store/api-keys';
 import { demoBanner } from './banner';
 import { startFakeUpstream } from './bccr-upstream';
 import { demoEnvironment, ignoredSettings } from './environment';
-import { asDemoCrossSource, asDemoSources } from './sources';
+import { asDemoCrossSource, asDemoMonexSource, asDemoSources } from './sources';
+import { catchUpMonex } from '../jobs/sync-monex';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -67,6 +68,12 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
     if (signal.aborted) return;
     if (!currencies.ok)
       throw new Error(`the other currencies of the simulated central bank could not be synced: ${currencies.runs.find((r) => r.status === 'failed')?.error}`);
+  }
+  // MONEX's last year, as for the other currencies.
+  if (runtime.monexSource) {
+    const monex = await catchUpMonex(syncDeps, asDemoMonexSource(runtime.monexSource), { since: addDays(upstream.today, -365) });
+    if (signal.aborted) return;
+    if (!monex.ok) throw new Error(`MONEX of the simulated central bank could not be synced: ${monex.runs.find((r) => r.status === 'failed')?.error}`);
   }
   const { key } = await createApiKeysStore(db).create({ name: 'demo', plan: 'pro' });
 

@@ -4,6 +4,7 @@
  * provenance log's words saying "Simulated". Simulated values then never pass for the central
  * bank's, in any answer or audit, while the sync itself runs unchanged.
  */
+import type { MonexSource } from '../sources/bccr-monex';
 import type { CrossSource, OfficialSource, OfficialSources } from '../sources/types';
 
 export function asDemoSource(source: OfficialSource): OfficialSource {
@@ -23,4 +24,9 @@ export function asDemoSources(sources: OfficialSources): OfficialSources {
 /** The cross rates of the other currencies, stored as `DEMO` like the dollar's. */
 export function asDemoCrossSource(source: CrossSource): CrossSource {
   return { ...source, provider: 'DEMO', read: (code, from, to, signal) => source.read(code, from, to, signal) };
+}
+
+/** MONEX, stored as `DEMO` like the dollar's. */
+export function asDemoMonexSource(source: MonexSource): MonexSource {
+  return { ...source, provider: 'DEMO', fetchRange: (from, to, signal) => source.fetchRange(from, to, signal) };
 }

@@ -163,3 +163,58 @@ export function syntheticCross(currency: DerivedCurrency, date: string): number 
   const wiggle = 0.28 * Math.sin(n / 41) + 0.05 * Math.sin(n / 6.1);
   return Number(Math.exp((low + high) / 2 + ((high - low) / 2) * wiggle).toFixed(4));
 }
+
+/** One MONEX day as the fake publishes it: the four figures, all 0 on a day without a session. */
+export interface FakeMonexDay {
+  average: number;
+  min: number;
+  max: number;
+  volume: number;
+}
+
+/** Easter Sunday of a year (the anonymous Gregorian algorithm). */
+function easter(year: number): string {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** The fake's own market holidays: Costa Rica's fixed ones, and the whole Holy Week (Monday to Friday before Easter). */
+const FIXED_HOLIDAYS = ['01-01', '04-11', '05-01', '07-25', '08-15', '09-15', '12-01', '12-25'];
+
+export function syntheticMonexHoliday(date: string): boolean {
+  if (FIXED_HOLIDAYS.includes(date.slice(5))) return true;
+  const sunday = easter(Number(date.slice(0, 4)));
+  return date >= addDays(sunday, -6) && date <= addDays(sunday, -2);
+}
+
+/**
+ * A MONEX day as the central bank publishes it: business days only (null on a weekend, nothing
+ * published), 0 in every figure on a holiday the fake knows, and otherwise a session around the
+ * synthetic sell rate (min ≤ average ≤ max, an amount of some millions of dollars).
+ */
+export function syntheticMonex(date: string): FakeMonexDay | null {
+  const weekday = (((dayNumber(date) + 4) % 7) + 7) % 7;
+  if (weekday === 0 || weekday === 6) return null;
+  if (syntheticMonexHoliday(date)) return { average: 0, min: 0, max: 0, volume: 0 };
+  const n = daysBetween(SYNTHETIC_FIRST_DATE, date);
+  const average = round2(syntheticRate(date).sell - 1.5 + Math.sin(n / 3.1));
+  return {
+    average,
+    min: round2(average - 1 - Math.abs(Math.sin(n / 4.3)) * 2),
+    max: round2(average + 1 + Math.abs(Math.sin(n / 5.7)) * 2),
+    volume: round2(12 + 6 * Math.sin(n / 9.1)),
+  };
+}

@@ -28,6 +28,7 @@ import { statisticalInsight, type InsightText } from '../domain/insights/text';
 import type { Logger } from '../logger';
 import { createLlmClient, type LlmSettings } from '../sources/llm';
 import { createBankingStore } from '../store/banking';
+import { createMonexStore } from '../store/monex';
 import type { Database } from '../store/database';
 import { createInsightsStore, type InsightKey, type StoredInsight } from '../store/insights';
 import type { RatesStore } from '../store/rates';
@@ -53,9 +54,20 @@ export function metricsHash(metrics: Analytics): string {
   return createHash('sha256').update(JSON.stringify(metrics)).digest('base64url');
 }
 
+/**
+ * What the kept text depends on: the metrics, and the window's MONEX facts when it has any (a
+ * session stored later in the day, or corrected, writes the text again). Without MONEX the digest
+ * is the metrics' alone, as texts kept before MONEX was read have it.
+ */
+export function factsHash(facts: Facts): string {
+  const metrics = metricsHash(facts.metrics);
+  return facts.monex ? `${metrics}.${createHash('sha256').update(JSON.stringify(facts.monex)).digest('base64url')}` : metrics;
+}
+
 export function createInsightsService(deps: InsightsServiceDeps): InsightsService {
   const { db, rates, logger, clock } = deps;
   const banking = createBankingStore(db);
+  const monex = createMonexStore(db);
   const store = createInsightsStore(db);
   const model = deps.llm ? createLlmClient(deps.llm) : null;
   const generator = model?.model ?? STATISTICAL;
@@ -113,8 +125,8 @@ export function createInsightsService(deps: InsightsServiceDeps): InsightsServic
       const from = addDays(to, -(days - 1));
       const points = await rates.points(from, to);
       if (points.length === 0) return null;
-      const facts = buildFacts({ days, points, banking: await snapshotWithin(from, to) });
-      const hash = metricsHash(facts.metrics);
+      const facts = buildFacts({ days, points, banking: await snapshotWithin(from, to), monex: await monex.range(from, to) });
+      const hash = factsHash(facts);
       const key: InsightKey = { days, locale, latestDate: to };
       const flightKey = `${days}|${locale}|${to}|${hash}`;
       let flight = inFlight.get(flightKey);

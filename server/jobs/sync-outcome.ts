@@ -7,6 +7,7 @@
  *   0  otherwise.
  */
 import type { CurrenciesCatchUpResult } from './sync-currencies';
+import type { MonexCatchUpResult } from './sync-monex';
 import type { SyncSummary } from './sync-run';
 import type { CatchUpResult } from './catch-up';
 import type { BankingSummary } from './sync-banking';
@@ -75,6 +76,12 @@ export function bankingFaults(b: BankingSummary): Fault[] {
 export function currenciesFaults(result: CurrenciesCatchUpResult): Fault[] {
   if (!result.ran) return [{ code: 1, reason: 'another instance is syncing the other currencies right now; nothing done' }];
   return runFaults(result.runs, 'values');
+}
+
+/** The faults of the MONEX sync: a run that failed (1), days refused (2); days without a publication are no fault. */
+export function monexFaults(result: MonexCatchUpResult): Fault[] {
+  if (!result.ran) return [{ code: 1, reason: 'another instance is syncing MONEX right now; nothing done' }];
+  return runFaults(result.runs, 'MONEX days');
 }
 
 /** The code of the first rule that applies (0 when none does), with the reasons that gave it. */

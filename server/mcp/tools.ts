@@ -7,7 +7,7 @@
  * (`get_insights`, whose data says its locale). Dates stay ISO, amounts are written as in the
  * statistical insight text (`₡509.80`).
  */
-import type { Analytics, BestRate, Conversion, ExchangeRate, Insights, RateAnswer, MonthClose, Verdict } from '../../shared/types';
+import type { Analytics, BestRate, CalendarDay, Conversion, ExchangeRate, Insights, MonexSession, MonthClose, RateAnswer, Verdict } from '../../shared/types';
 import { formatDateRange, formatMoney, formatNumber, formatPercent } from '../domain/insights/format';
 
 export interface ToolSpec {
@@ -122,6 +122,26 @@ export const TOOLS: readonly ToolSpec[] = [
       operation === 'buy'
         ? `Best place to sell dollars on ${date}: ${best.name}, which buys at ${money(best.buy)}`
         : `Best place to buy dollars on ${date}: ${best.name}, which sells at ${money(best.sell)}`,
+  }),
+  tool<MonexSession>({
+    name: 'get_monex',
+    path: '/monex',
+    params: ['date'],
+    summarize: (m) =>
+      m.session
+        ? `MONEX session of ${m.date}: weighted average ${money(m.average ?? 0)}, min ${money(m.min ?? 0)}, max ${money(m.max ?? 0)}, ${formatNumber(m.volume ?? 0, 'en', { decimals: 2 })} traded (${m.volumeUnit ?? 'unit not stated'})`
+        : `No MONEX session on ${m.date}`,
+  }),
+  tool<CalendarDay[]>({
+    name: 'get_calendar',
+    path: '/calendar',
+    params: ['from', 'to', 'year'],
+    summarize: (days) => {
+      const [first, last] = [days[0], days.at(-1)];
+      if (!first || !last) return 'No day in the span';
+      const count = (session: boolean | null) => days.filter((d) => d.session === session).length;
+      return `${first.date} to ${last.date}: ${count(true)} MONEX sessions, ${count(false)} days without one, ${count(null)} not known yet; the official rate is stored for ${days.filter((d) => d.referenceRate).length} of ${days.length} days`;
+    },
   }),
   tool<Insights>({
     name: 'get_insights',

@@ -3,10 +3,12 @@ import { createSiteSource } from './bccr-site';
 import { createSddeSource, SDDE_MAX_CHUNK_DAYS, sddeSeriesReader } from './bccr-sdde';
 import { createHaciendaSource } from './hacienda';
 import type { RequestPolicy } from './http';
+import { createMonexSource, type MonexSource } from './bccr-monex';
 import type { CrossSource, OfficialSources } from './types';
 
 export { createSiteSource } from './bccr-site';
 export { createSddeSource } from './bccr-sdde';
+export { createMonexSource, type MonexPoint, type MonexSource } from './bccr-monex';
 export { chunkRange } from './chunks';
 export { createHaciendaSource } from './hacienda';
 export { checkRate, SANITY_BOUNDS } from './sanity';
@@ -37,4 +39,12 @@ export function createCrossSource(config: Omit<OfficialSourcesConfig, 'bccrSiteA
   const token = bccrToken?.trim();
   if (!token) return null;
   return { name: 'bccr-sdde', provider: 'BCCR', maxChunkDays: SDDE_MAX_CHUNK_DAYS, read: sddeSeriesReader({ ...policy, baseUrl: bccrApiUrl, token }) };
+}
+
+/** MONEX (cuadro 219): only the token API has it, so none without a token. */
+export function createMonexSourceFrom(config: Omit<OfficialSourcesConfig, 'bccrSiteApiUrl' | 'haciendaUrl'>): MonexSource | null {
+  const { bccrToken, bccrApiUrl, ...policy } = config;
+  const token = bccrToken?.trim();
+  if (!token) return null;
+  return createMonexSource({ ...policy, baseUrl: bccrApiUrl, token });
 }

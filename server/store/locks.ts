@@ -10,6 +10,7 @@ export const LOCKS = {
   officialSync: 72_830_001,
   bankingSync: 72_830_002,
   currenciesSync: 72_830_003,
+  monexSync: 72_830_004,
 } as const;
 
 interface RawConnection {

@@ -1,7 +1,7 @@
 /** The record of sync runs: started, finished, what they stored and why they failed. */
 import type { Knex } from 'knex';
 
-export type SyncKind = 'official' | 'banking' | 'currencies' | 'provisional';
+export type SyncKind = 'official' | 'banking' | 'currencies' | 'monex' | 'provisional';
 
 export interface SyncCounts {
   inserted: number;

@@ -16,12 +16,12 @@ import { CURRENCY_CODES } from '../../shared/currency-catalog';
 import { addDays, calendarDay, daysBetween } from '../../shared/dates';
 import type { MonthClose, Usage } from '../../shared/types';
 import { startApiServer, type ApiServer } from './support/api-server';
-import { INSTITUTIONS, LAST, quoteOf } from './support/fixtures';
+import { INSTITUTIONS, LAST, monexOf, quoteOf } from './support/fixtures';
 import { formatDate, loadGas, type Gas, type GasOptions } from './support/gas';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DIST = path.join(ROOT, 'appsscript/dist');
-const CUSTOM_FUNCTIONS = ['EXCHANGERATE', 'EXCHANGECONVERT', 'EXCHANGECLOSE', 'EXCHANGEHISTORY', 'EXCHANGEBEST', 'EXCHANGEANALYTICS'];
+const CUSTOM_FUNCTIONS = ['EXCHANGERATE', 'EXCHANGECONVERT', 'EXCHANGECLOSE', 'EXCHANGEHISTORY', 'EXCHANGEBEST', 'EXCHANGEANALYTICS', 'EXCHANGEMONEX'];
 const KEY = 'CRC_RATES_API_KEY';
 const BASE = 'CRC_RATES_BASE_URL';
 const STALE = 'CRC_RATES_STALE';
@@ -94,8 +94,8 @@ describe('the built Code.js', () => {
 
   test('has exactly one @customfunction block per custom function, on its top-level stub', () => {
     const blocks = code().match(/\/\*\*(?:(?!\*\/)[\s\S])*@customfunction[\s\S]*?\*\/\s*function (\w+)\(([^)]*)\)/g) ?? [];
-    expect(blocks).toHaveLength(6);
-    expect(code().match(/@customfunction/g)).toHaveLength(6);
+    expect(blocks).toHaveLength(7);
+    expect(code().match(/@customfunction/g)).toHaveLength(7);
     const names = blocks.map((b) => /function (\w+)\(/.exec(b)![1]);
     expect(names.sort()).toEqual([...CUSTOM_FUNCTIONS].sort());
     for (const block of blocks) {
@@ -181,7 +181,7 @@ test('addon:push creates your own script project once, then builds with the same
     // Only a machine that has pushed before has appsscript/.clasp.json (git-ignored: the project is its own).
     expect(created).toBe(!existsSync(path.join(ROOT, 'appsscript/.clasp.json')));
     expect(lines.slice(created ? 1 : 0)).toEqual([
-      `addon:build: ${path.relative(ROOT, out)}/ Code.js (15 entry points), Sidebar.html, appsscript.json`,
+      `addon:build: ${path.relative(ROOT, out)}/ Code.js (16 entry points), Sidebar.html, appsscript.json`,
       'addon:build: default API address https://rates.example.com/api/v1; urlFetchWhitelist https://rates.example.com/',
       `addon:push: would run (in appsscript): ${clasp} -P . push --force`,
     ]);
@@ -327,6 +327,53 @@ describe('EXCHANGERATE', () => {
     expect(errorOf(() => g.run('EXCHANGERATE', '', 'medio')).message).toBe(
       'tipo debe ser "compra", "venta" o un propósito como "factura" o "renta" (se recibió "medio")',
     );
+  });
+});
+
+describe('EXCHANGEMONEX', () => {
+  test('a day’s weighted average by default, each measure, and the latest session with no date', () => {
+    const g = sheet();
+    const day = '2025-01-15';
+    const figures = monexOf(day);
+    expect(g.run('EXCHANGEMONEX', day)).toBe(figures?.average);
+    expect(g.run('EXCHANGEMONEX', day, 'max')).toBe(figures?.max);
+    expect(g.run('EXCHANGEMONEX', day, 'minimo')).toBe(figures?.min);
+    expect(g.run('EXCHANGEMONEX', day, 'volume')).toBe(figures?.volume);
+    expect(g.run('EXCHANGEMONEX', day, 'session')).toBe(true);
+    // The first call fetched the month span; the others came from the cache.
+    expect(paths(g)).toEqual([`/monex/range?from=2025-01-01&to=2025-01-31`]);
+    expect(g.run('EXCHANGEMONEX')).toBe(monexOf(LAST)?.average);
+  });
+
+  test('a day without a session is #N/A (FALSE for session), never 0; a day not known yet says so', () => {
+    const g = sheet();
+    expect(g.run('EXCHANGEMONEX', '2025-01-11')).toBe('#N/A');
+    expect(g.run('EXCHANGEMONEX', '2025-01-01', 'volume')).toBe('#N/A');
+    expect(g.run('EXCHANGEMONEX', '2025-01-12', 'session')).toBe(false);
+    expect(g.run('EXCHANGEMONEX', '2025-02-03')).toBe('Not known yet');
+  });
+
+  test('a range of dates is one request to /monex/range, answered in its shape', () => {
+    const g = sheet();
+    const days = ['2025-01-09', '2025-01-10', '2025-01-11', '2025-01-13'];
+    const range = [...days.map((d) => [cell(d, g.timeZone)]), [''], ['nope']];
+    expect(g.run('EXCHANGEMONEX', range, 'average')).toEqual([
+      [monexOf('2025-01-09')?.average],
+      [monexOf('2025-01-10')?.average],
+      ['#N/A'],
+      [monexOf('2025-01-13')?.average],
+      [''],
+      ['Not a date'],
+    ]);
+    expect(paths(g)).toEqual(['/monex/range?from=2025-01-01&to=2025-01-31']);
+  });
+
+  test('a measure it does not know fails the call with a message, before any request', () => {
+    const g = sheet();
+    expect(errorOf(() => g.run('EXCHANGEMONEX', '2025-01-15', 'median')).message).toBe(
+      'measure must be "average", "min", "max", "volume" or "session" (got "median")',
+    );
+    expect(g.calls).toEqual([]);
   });
 });
 

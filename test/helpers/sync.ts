@@ -108,6 +108,9 @@ export async function clearTables(db: Database): Promise<void> {
   await db('cross_rates').delete();
   await db('cross_observations').delete();
   await db('cross_revisions').delete();
+  await db('monex_sessions').delete();
+  await db('monex_observations').delete();
+  await db('monex_revisions').delete();
 }
 
 /** A key with limits high enough that polling loops never meet the rate limit or the quota. */

@@ -78,8 +78,17 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: '-1' }],
     ['TRUST_PROXY', { TRUST_PROXY: '1.5' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'rates.example.com' }],
+    ['MONEX_SINCE', { MONEX_SINCE: '2005-12-31' }],
+    ['MONEX_SINCE', { MONEX_SINCE: '2026-02-30' }],
   ])('stops with a message naming %s', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
+  });
+});
+
+describe('MONEX_SINCE', () => {
+  it('defaults to 2006-01-01, when MONEX began, and takes a later day', () => {
+    expect(loadConfig({}).monexSince).toBe('2006-01-01');
+    expect(loadConfig({ MONEX_SINCE: '2020-06-01' }).monexSince).toBe('2020-06-01');
   });
 });

@@ -147,10 +147,11 @@ describe('npm start without a reachable upstream', () => {
         success: true,
         data: {
           status: 'degraded',
-          // Without BCCR_TOKEN, also the note that the other currencies need one.
+          // Without BCCR_TOKEN, also the notes that the other currencies and MONEX need one.
           reasons: [
             `no rate stored yet: the last sync failed: ${error}`,
             'other currencies than USD need BCCR_TOKEN: their cross rates come only from the central bank’s SDDE API',
+            'MONEX sessions and the market calendar need BCCR_TOKEN: cuadro 219 comes only from the central bank’s SDDE API',
           ],
           database: 'up',
           latestDate: null,

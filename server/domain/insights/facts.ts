@@ -51,6 +51,36 @@ export interface InstitutionFacts {
   standardDeviation: number;
 }
 
+/** MONEX in the window, from the sessions stored: only figures the central bank published. */
+export interface MonexFacts {
+  /** Days with a session, and known days without one. */
+  sessions: number;
+  daysWithout: number;
+  firstDate: string;
+  lastDate: string;
+  /** The last session's weighted average, CRC per USD. */
+  lastAverage: number;
+  /** The lowest and highest prices traded in any session of the window. */
+  lowestMin: number;
+  highestMax: number;
+  /** The mean of the sessions' weighted averages, 4 decimals. */
+  averageOfAverages: number;
+  /** The sum of the amounts traded, 4 decimals, in `volumeUnit` as published. */
+  volume: number;
+  volumeUnit: string | null;
+}
+
+/** A stored MONEX day, as the insight reads it. */
+export interface MonexDayInput {
+  date: string;
+  session: boolean;
+  average: number | null;
+  min: number | null;
+  max: number | null;
+  volume: number | null;
+  volumeUnit: string | null;
+}
+
 export interface Facts {
   /** The window asked for, in calendar days. */
   days: number;
@@ -65,6 +95,8 @@ export interface Facts {
   biggestMoves: DailyMove[];
   spread: SpreadFacts;
   institutions: InstitutionFacts | null;
+  /** Null when no MONEX session of the window is stored. */
+  monex: MonexFacts | null;
 }
 
 export interface BankingSnapshot {
@@ -88,7 +120,12 @@ export function volatilityLevel(volatility: number): VolatilityLevel {
 const WEEK_DAYS = 7;
 const MOVES = 3;
 
-export function buildFacts(input: { days: number; points: readonly RatePoint[]; banking?: BankingSnapshot | null }): Facts {
+export function buildFacts(input: {
+  days: number;
+  points: readonly RatePoint[];
+  banking?: BankingSnapshot | null;
+  monex?: readonly MonexDayInput[] | null;
+}): Facts {
   const { days, points } = input;
   if (points.length === 0) throw new RangeError('an insight needs at least one record');
   const metrics = analyze(points);
@@ -103,6 +140,34 @@ export function buildFacts(input: { days: number; points: readonly RatePoint[]; 
     biggestMoves: biggestMoves(points, MOVES),
     spread: spreadFacts(points, metrics),
     institutions: input.banking ? institutionFacts(input.banking) : null,
+    monex: monexFacts(input.monex ?? []),
+  };
+}
+
+export function monexFacts(days: readonly MonexDayInput[]): MonexFacts | null {
+  const sessions = days
+    .filter((d) => d.session && d.average !== null && d.min !== null && d.max !== null && d.volume !== null)
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const first = sessions[0];
+  const last = sessions.at(-1);
+  if (!first || !last) return null;
+  let averages = new Dec(0);
+  let volume = new Dec(0);
+  for (const s of sessions) {
+    averages = averages.plus(s.average as number);
+    volume = volume.plus(s.volume as number);
+  }
+  return {
+    sessions: sessions.length,
+    daysWithout: days.filter((d) => !d.session).length,
+    firstDate: first.date,
+    lastDate: last.date,
+    lastAverage: last.average as number,
+    lowestMin: Math.min(...sessions.map((s) => s.min as number)),
+    highestMax: Math.max(...sessions.map((s) => s.max as number)),
+    averageOfAverages: statistic(averages.div(sessions.length)),
+    volume: statistic(volume),
+    volumeUnit: last.volumeUnit,
   };
 }
 

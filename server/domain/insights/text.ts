@@ -17,6 +17,7 @@ import type { Phrasebook } from './phrasebook';
 import { read } from './reading';
 import { english } from './text-en';
 import { spanish } from './text-es';
+import { monexSentence } from './text-monex';
 
 export interface InsightText {
   summary: string;
@@ -36,5 +37,7 @@ export function statisticalInsight(facts: Facts, locale: InsightLocale = 'es'): 
     book.spreadCause(facts, reading, f),
     book.institutionsCause(facts, reading, f),
   ].filter((c): c is string => c !== null);
-  return { summary: book.summary(facts, reading, f).join(' '), causes: causes.slice(0, 4) };
+  // MONEX only where sessions of the window are stored: a sentence of figures, never a guess.
+  const summary = [...book.summary(facts, reading, f), ...(facts.monex ? [monexSentence(facts.monex, locale)] : [])];
+  return { summary: summary.join(' '), causes: causes.slice(0, 4) };
 }

@@ -27,10 +27,15 @@ export interface HealthDeps {
   onRatesChanged: (listener: () => void) => void;
   /** No BCCR_TOKEN: the other currencies are not synced, which `reasons` says (the status stays ok). */
   currenciesNeedToken: boolean;
+  /** No BCCR_TOKEN: MONEX is not synced, which `reasons` says (the status stays ok). */
+  monexNeedsToken: boolean;
 }
 
 /** What a service without the central bank's token does not serve; a note, not a degradation. */
 export const CURRENCIES_NEED_TOKEN = 'other currencies than USD need BCCR_TOKEN: their cross rates come only from the central bank’s SDDE API';
+
+/** The same for MONEX. */
+export const MONEX_NEEDS_TOKEN = 'MONEX sessions and the market calendar need BCCR_TOKEN: cuadro 219 comes only from the central bank’s SDDE API';
 
 async function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -81,7 +86,7 @@ export function healthReasons(latestDate: string | null, today: string, last: La
   return reasons;
 }
 
-export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRatesChanged, currenciesNeedToken }: HealthDeps): Route[] {
+export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRatesChanged, currenciesNeedToken, monexNeedsToken }: HealthDeps): Route[] {
   // The database's view, keyed by the day it was asked for (the day only changes at midnight).
   const probes = new Map<string, () => Promise<[Awaited<ReturnType<RatesStore['latest']>>, string | null, LastSync]>>();
   const probeFor = (today: string) => {
@@ -100,7 +105,7 @@ export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRate
       tag: 'System',
       access: 'public',
       summary: 'Service health',
-      description: `"degraded" when the latest official date is more than ${STALE_AFTER_DAYS} days before today, or nothing is stored yet; \`reasons\` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies need one (the status stays ok). \`sync\` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.`,
+      description: `"degraded" when the latest official date is more than ${STALE_AFTER_DAYS} days before today, or nothing is stored yet; \`reasons\` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one (the status stays ok). \`sync\` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.`,
       query: {},
       response: HealthSchema,
       cache: false,
@@ -115,7 +120,7 @@ export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRate
         const reasons = healthReasons(latestDate, today, last);
         return {
           status: reasons.length === 0 ? ('ok' as const) : ('degraded' as const),
-          reasons: currenciesNeedToken ? [...reasons, CURRENCIES_NEED_TOKEN] : reasons,
+          reasons: [...reasons, ...(currenciesNeedToken ? [CURRENCIES_NEED_TOKEN] : []), ...(monexNeedsToken ? [MONEX_NEEDS_TOKEN] : [])],
           database: 'up' as const,
           latestDate,
           lastSyncAt,

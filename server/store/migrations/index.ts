@@ -14,6 +14,7 @@ import * as rateProvenance from './008_rate_provenance';
 import * as plainInstitutionNames from './009_plain_institution_names';
 import * as servedCounts from './010_served_counts';
 import * as crossRates from './011_cross_rates';
+import * as monex from './012_monex';
 import * as provisionalRates from './014_provisional_rates';
 
 interface Migration {
@@ -34,6 +35,7 @@ const migrations: Migration[] = [
   { name: '009_plain_institution_names', ...plainInstitutionNames },
   { name: '010_served_counts', ...servedCounts },
   { name: '011_cross_rates', ...crossRates },
+  { name: '012_monex', ...monex },
   { name: '014_provisional_rates', ...provisionalRates },
 ];
 

@@ -84,3 +84,19 @@ export function allCrossRates(): Array<{ currency: 'EUR' | 'JPY'; date: string; 
   }
   return out;
 }
+
+/** The days of MONEX the server holds: January 2025, sessions on weekdays but New Year's Day. */
+export const MONEX_FIRST = '2025-01-01';
+
+/** A MONEX day: its figures, or null for a day without a session. */
+export function monexOf(date: string): { average: number; min: number; max: number; volume: number } | null {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  if (weekday === 0 || weekday === 6 || date === '2025-01-01') return null;
+  const average = Math.round((quoteOf(date).sell - 1) * 100) / 100;
+  return {
+    average,
+    min: Math.round((average - 1.5) * 100) / 100,
+    max: Math.round((average + 2.25) * 100) / 100,
+    volume: 10 + (daysBetween(MONEX_FIRST, date) % 7),
+  };
+}

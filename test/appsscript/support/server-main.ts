@@ -9,7 +9,9 @@ import { parentPort } from 'node:worker_threads';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import { createBankingStore } from '../../../server/store/banking';
 import { crossRate, rate, startTestApp } from '../../helpers/app';
-import { allCrossRates, allDays, INSTITUTIONS, LAST, quoteOf } from './fixtures';
+import { addDays } from '../../../shared/dates';
+import { createMonexStore } from '../../../server/store/monex';
+import { allCrossRates, allDays, INSTITUTIONS, LAST, MONEX_FIRST, monexOf, quoteOf } from './fixtures';
 import { writeReply, type WorkerRequest, type FetchReply } from './sync-channel';
 
 async function fetchOne(request: { url: string; headers: Record<string, string> }): Promise<FetchReply> {
@@ -37,6 +39,22 @@ async function main(): Promise<void> {
     institutions: INSTITUTIONS.map(({ id, name, type }) => ({ id, name, type, known: true })),
     quotes: INSTITUTIONS.map(({ id, buy, sell }) => ({ institutionId: id, buy, sell, updatedAt: new Date(`${LAST}T14:30:00Z`) })),
   });
+  const monex = [];
+  for (let d = MONEX_FIRST; d <= LAST; d = addDays(d, 1)) {
+    const f = monexOf(d);
+    monex.push({
+      date: d,
+      session: f !== null,
+      average: f?.average ?? null,
+      min: f?.min ?? null,
+      max: f?.max ?? null,
+      volume: f?.volume ?? null,
+      volumeUnit: 'Millones de dólares',
+      source: 'BCCR' as const,
+      fetchedAt: new Date(`${d}T19:00:00Z`),
+    });
+  }
+  await createMonexStore(app.database.db).writeSessions(monex);
   const keys = createApiKeysStore(app.database.db);
   const tiny = await keys.create({ name: 'tiny quota', plan: 'custom', monthlyQuota: 1, ratePerMinute: 1_000 });
   const revocable = await keys.create({ name: 'to revoke', plan: 'pro' });

@@ -136,14 +136,14 @@ describe('npm run sync', () => {
       expect({ code: long.code, stderr: long.stderr, firstLine: long.stdout.split('\n')[0] }).toEqual({
         code: 0,
         stderr: '',
-        firstLine: 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]',
+        firstLine: 'usage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies] [--monex]',
       });
-      expect(listedOptions(long.stdout)).toEqual(['from', 'to', 'banking', 'currencies', 'help']);
+      expect(listedOptions(long.stdout)).toEqual(['from', 'to', 'banking', 'currencies', 'monex', 'help']);
       expect(short).toEqual(long);
       expect(unknown).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'unknown option --since\nusage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies]\n',
+        stderr: 'unknown option --since\nusage: npm run sync -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--banking] [--currencies] [--monex]\n',
       });
       // Nothing was fetched, nothing was opened.
       expect(fixture.fake.requests).toHaveLength(requests);

@@ -15,4 +15,9 @@ export const CSV_PATHS = [
   '/banking/best',
   '/currencies',
   '/purposes',
+  '/monex/latest',
+  '/monex',
+  '/monex/history',
+  '/monex/range',
+  '/calendar',
 ];

@@ -121,6 +121,7 @@ describe('GET /insights with a language model', () => {
         'days',
         'institutions',
         'metrics',
+        'monex',
         'spanDays',
         'spread',
         'verdict',

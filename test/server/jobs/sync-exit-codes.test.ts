@@ -155,3 +155,40 @@ describe('--currencies', () => {
     expect(bad.code).toBe(2);
   });
 });
+
+describe('--monex', () => {
+  afterEach(() => fake.setMonex(null));
+
+  it('needs BCCR_TOKEN, and says so with exit 2 before anything is fetched', async () => {
+    const result = await runCli('sync', ['--monex'], fixture.env);
+    expect(result.stderr).toContain('--monex needs BCCR_TOKEN');
+    expect(result.code).toBe(2);
+  });
+
+  it('reads MONEX of the span with the token: 0 when all is stored, 2 when a day is refused, 1 when it cannot be read', async () => {
+    const env = { ...fixture.env, BCCR_TOKEN: fake.token };
+    const span = { from: addDays(fake.today, -9), to: addDays(fake.today, -3) };
+    const good = await runCli('sync', ['--from', span.from, '--to', span.to, '--monex'], env);
+    expect(good.stdout).toMatch(new RegExp(`^ok     bccr-sdde MONEX ${span.from}\\.\\.${span.to}: \\d+ new, 0 updated, 0 rejected`, 'm'));
+    expect(reasons(good.stderr)).toEqual([]);
+    expect(good.code).toBe(0);
+
+    // A partial zero on the first business day of the span.
+    const refused = daysOf(span.from, span.to).find((d) => fake.monexFor(d) !== null) as string;
+    fake.setMonex((date) => (date === refused ? { average: 0, min: 480, max: 485, volume: 10 } : undefined));
+    const bad = await runCli('sync', ['--from', span.from, '--to', span.to, '--monex'], env);
+    expect(reasons(bad.stderr)).toEqual([
+      `exit 2: bccr-sdde MONEX ${span.from}..${span.to}: 1 MONEX days failed the sanity checks and were not stored, on ${refused}; the valid ones were stored`,
+    ]);
+    expect(bad.code).toBe(2);
+
+    fake.setFault('sdde', 'html');
+    try {
+      const failed = await runCli('sync', ['--from', span.from, '--to', span.to, '--monex'], env);
+      expect(failed.code).toBe(1);
+      expect(reasons(failed.stderr).some((r) => r.startsWith(`exit 1: bccr-sdde MONEX ${span.from}..${span.to} could not be fetched or parsed`))).toBe(true);
+    } finally {
+      fake.setFault('sdde', null);
+    }
+  });
+});

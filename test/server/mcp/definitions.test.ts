@@ -16,6 +16,8 @@ describe('MCP tool definitions', () => {
       ['get_analytics', '/exchange-rate/analytics'],
       ['get_month_close', '/exchange-rate/close'],
       ['get_best_institution', '/banking/best'],
+      ['get_monex', '/monex'],
+      ['get_calendar', '/calendar'],
       ['get_insights', '/insights'],
     ]);
     expect(Object.fromEntries(TOOLS.map((tool) => [tool.name, [...tool.params]]))).toEqual(

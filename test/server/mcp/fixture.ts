@@ -3,6 +3,7 @@
  * sends them (numbers as JSON numbers) next to the REST query that means the same.
  */
 import { createBankingStore, type InstitutionInput, type QuoteInput } from '../../../server/store/banking';
+import { createMonexStore } from '../../../server/store/monex';
 import { crossRate, rate, type TestApp } from '../../helpers/app';
 import { falling } from '../insights/series';
 
@@ -27,6 +28,26 @@ export async function seed(t: TestApp): Promise<void> {
   // The euro on a Wednesday and a Friday (the weekend after has none), the yen once.
   await t.seedCross([crossRate('EUR', '2025-01-15', 1.03), crossRate('EUR', '2025-01-17', 1.02), crossRate('JPY', '2025-01-15', 156.42)]);
   await createBankingStore(t.database.db).saveDay({ date: '2025-01-30', source: 'bccr-site', fetchedAt: NOW, institutions, quotes });
+  // MONEX from Friday 2025-01-24 to Wednesday 2025-01-29: sessions on business days, none on the weekend.
+  const day = (date: string, session: boolean, average = 0) => ({
+    date,
+    session,
+    average: session ? average : null,
+    min: session ? average - 1.25 : null,
+    max: session ? average + 2 : null,
+    volume: session ? 14.5 : null,
+    volumeUnit: 'Millones de dólares',
+    source: 'BCCR' as const,
+    fetchedAt: NOW,
+  });
+  await createMonexStore(t.database.db).writeSessions([
+    day('2025-01-24', true, 508.4),
+    day('2025-01-25', false),
+    day('2025-01-26', false),
+    day('2025-01-27', true, 507.9),
+    day('2025-01-28', true, 507.3),
+    day('2025-01-29', true, 506.75),
+  ]);
   await t.changes.ratesChanged();
 }
 
@@ -162,6 +183,19 @@ export const CALLS: Call[] = [
     rest: '/insights?days=30&locale=en',
     summary: 'January 1 to 30, 2025: the colón appreciated, sell ₡520.10 → ₡512.85 (−1.4%)',
   },
+  {
+    tool: 'get_monex',
+    args: { date: '2025-01-29' },
+    rest: '/monex?date=2025-01-29',
+    summary: 'MONEX session of 2025-01-29: weighted average ₡506.75, min ₡505.50, max ₡508.75, 14.50 traded (Millones de dólares)',
+  },
+  { tool: 'get_monex', args: { date: '2025-01-26' }, rest: '/monex?date=2025-01-26', summary: 'No MONEX session on 2025-01-26' },
+  {
+    tool: 'get_calendar',
+    args: { from: '2025-01-24', to: '2025-01-31' },
+    rest: '/calendar?from=2025-01-24&to=2025-01-31',
+    summary: '2025-01-24 to 2025-01-31: 4 MONEX sessions, 2 days without one, 2 not known yet; the official rate is stored for 7 of 8 days',
+  },
 ];
 
 /** Bad or unanswerable arguments, and the REST query that fails the same way. */
@@ -237,5 +271,7 @@ export const TOOL_PARAMS: Record<string, { params: string[]; required: string[] 
   get_analytics: { params: ['days', 'from', 'to', 'currency'], required: [] },
   get_month_close: { params: ['month', 'currency', 'purpose'], required: ['month'] },
   get_best_institution: { params: ['operation', 'type'], required: ['operation'] },
+  get_monex: { params: ['date'], required: ['date'] },
+  get_calendar: { params: ['from', 'to', 'year'], required: [] },
   get_insights: { params: ['days', 'locale'], required: [] },
 };

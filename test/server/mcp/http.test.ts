@@ -46,7 +46,7 @@ describe('POST /api/v1/mcp', () => {
   });
 
   describe('tools/list', () => {
-    it('lists the 8 tools with the route’s summary and description and the parameters each takes', async () => {
+    it('lists the 10 tools with the route’s summary and description and the parameters each takes', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(Object.keys(TOOL_PARAMS));
       for (const tool of tools) {
@@ -113,6 +113,8 @@ describe('POST /api/v1/mcp', () => {
         get_analytics: '/exchange-rate/analytics',
         get_month_close: '/exchange-rate/close',
         get_best_institution: '/banking/best',
+        get_monex: '/monex',
+        get_calendar: '/calendar',
         get_insights: '/insights',
       } as const;
       for (const tool of tools) {

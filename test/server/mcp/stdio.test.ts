@@ -89,7 +89,7 @@ describe('npm run mcp (stdio)', () => {
     await overHttp.connect(new StreamableHTTPClientTransport(new URL(`${t.api}/mcp`), { requestInit: { headers: { 'x-api-key': t.key } } }));
     const [stdio, remote] = await Promise.all([server.client.listTools(), overHttp.listTools()]);
     await overHttp.close();
-    expect(stdio.tools).toHaveLength(8);
+    expect(stdio.tools).toHaveLength(10);
     expect(stdio).toEqual(remote);
   });
 
@@ -116,7 +116,7 @@ describe('npm run mcp (stdio)', () => {
   });
 
   it('without a key, still lists the tools but answers every call with a clear error, and says so on stderr', async () => {
-    expect((await keyless.client.listTools()).tools).toHaveLength(8);
+    expect((await keyless.client.listTools()).tools).toHaveLength(10);
     const result = await call(keyless.client, 'get_latest_rate', {});
     expect(result.isError).toBe(true);
     expect(texts(result)).toEqual(['UNAUTHORIZED: No API key: set CRC_RATES_API_KEY in the environment of this MCP server (a key starts with crc_live_)']);

@@ -13,6 +13,7 @@ import type { Route } from '../../../server/http/route';
 import { isYearMonth, monthBounds } from '../../../server/domain/month-close';
 import { INSTITUTION_TYPES } from '../../../shared/institutions';
 import { createBankingStore } from '../../../server/store/banking';
+import { createMonexStore } from '../../../server/store/monex';
 import type { RateInput } from '../../../server/store/rates';
 import { rate, type TestApp } from '../../helpers/app';
 
@@ -219,6 +220,20 @@ export async function seedExamples(t: TestApp, today = calendarDay(new Date())):
       quotes: institutions.map((inst, i) => ({ institutionId: inst.id, buy: row.buy - i, sell: row.sell + i, updatedAt: new Date(`${row.date}T14:30:00Z`) })),
     });
   }
+  // A MONEX session on every day of the series, so that each MONEX route's example answers too.
+  await createMonexStore(t.database.db).writeSessions(
+    rows.map((row) => ({
+      date: row.date,
+      session: true,
+      average: row.sell - 1,
+      min: row.sell - 2,
+      max: row.sell,
+      volume: 12.5,
+      volumeUnit: 'Millones de dólares',
+      source: 'BCCR',
+      fetchedAt: new Date(`${row.date}T19:00:00Z`),
+    })),
+  );
   await t.changes.ratesChanged();
   return rows;
 }
