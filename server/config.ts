@@ -32,6 +32,14 @@ export interface Config {
   readonly trustProxy: number;
   /** Where clients reach the service, written into the documents and pages (never the request's Host). */
   readonly publicUrl: string;
+  readonly webhooks: {
+    /** `http://` webhook URLs too (WEBHOOK_ALLOW_HTTP). */
+    readonly allowHttp: boolean;
+    /** Loopback, private and link-local targets too (WEBHOOK_ALLOW_PRIVATE). */
+    readonly allowPrivate: boolean;
+    /** WEBHOOK_SECRET_KEY: what seals the subscriptions' secrets (store/webhook-key.ts says the default). */
+    readonly secretKey: string | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -100,6 +108,18 @@ function currenciesSince(env: Env): string {
   return raw;
 }
 
+function flag(env: Env, name: string): boolean {
+  const raw = (optional(env, name) ?? 'false').toLowerCase();
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  return raw === 'true';
+}
+
+function secretKey(env: Env): string | null {
+  const raw = optional(env, 'WEBHOOK_SECRET_KEY');
+  if (raw !== null && raw.length < 32) throw new ConfigError('WEBHOOK_SECRET_KEY', 'must be at least 32 characters (e.g. `openssl rand -base64 32`)');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const portRaw = optional(env, 'PORT') ?? '3000';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) {
@@ -153,5 +173,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: optional(env, 'METRICS_TOKEN'),
     trustProxy: proxyHops(env),
     publicUrl: url(env, 'PUBLIC_URL', `http://localhost:${portRaw === '0' ? 3000 : portRaw}`, ['http:', 'https:']),
+    webhooks: Object.freeze({ allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'), allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'), secretKey: secretKey(env) }),
   });
 }

@@ -33,3 +33,4 @@ export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorIn
 export { costaRicaDay, type DateInput } from './dates';
 // Every record type the API returns, as the server types it.
 export type * from './types';
+export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookEvent } from './webhooks';

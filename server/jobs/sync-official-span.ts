@@ -7,6 +7,7 @@ import type { OfficialSource, SourceRate } from '../sources/types';
 import { checkRate } from '../sources/sanity';
 import { createProvenanceStore } from '../store/provenance';
 import { createRatesStore, type RateInput } from '../store/rates';
+import { enqueueRateEvents, lastRevisionId } from '../store/webhook-events';
 import { type Checked, type Progress, type Rejection, runSync, type Span, type SyncDeps, type SyncSummary } from './sync-run';
 
 interface CheckedRates extends Checked {
@@ -32,6 +33,16 @@ export function checkRows(answer: readonly SourceRate[], span: Span, today: stri
   return { rows, rejected, present };
 }
 
+/**
+ * The days a write adds after the greatest day stored before it: what `rate.published` tells. A
+ * backfill of older days is history, not news; an empty series tells only its latest day.
+ */
+export function newDays(rows: readonly { date: string }[], before: ReadonlyMap<string, unknown>, lastDate: string | null): string[] {
+  const added = rows.map((r) => r.date).filter((date) => !before.has(date));
+  if (lastDate === null) return added.length > 0 ? [added.reduce((a, b) => (a > b ? a : b))] : [];
+  return added.filter((date) => date > lastDate);
+}
+
 export async function syncOfficialSpan(deps: SyncDeps, source: OfficialSource, span: Span, onProgress?: Progress): Promise<SyncSummary> {
   const { logger } = deps;
   const outcome = await runSync<SourceRate, CheckedRates>(
@@ -50,7 +61,10 @@ export async function syncOfficialSpan(deps: SyncDeps, source: OfficialSource, s
       async store(checked, trx, fetchedAt) {
         const rates = createRatesStore(trx);
         const before = new Map((await rates.range(span.from, span.to)).map((r) => [r.date, r]));
+        const [lastDate, revisionsAfter] = await Promise.all([rates.lastStoredDate(), lastRevisionId(trx)]);
         const counts = await rates.upsert(checked.rows);
+        // In the same transaction: the webhooks' outbox says what changed exactly when the rates do.
+        await enqueueRateEvents(trx, { newDates: newDays(checked.rows, before, lastDate), revisionsAfter }, fetchedAt);
         // In the same transaction: the log says what was read exactly when the rates say it.
         if (!deps.skipObservationLog) {
           await createProvenanceStore(trx).observe({

@@ -14,6 +14,7 @@ import * as rateProvenance from './008_rate_provenance';
 import * as plainInstitutionNames from './009_plain_institution_names';
 import * as servedCounts from './010_served_counts';
 import * as crossRates from './011_cross_rates';
+import * as webhooks from './013_webhooks';
 
 interface Migration {
   name: string;
@@ -33,6 +34,7 @@ const migrations: Migration[] = [
   { name: '009_plain_institution_names', ...plainInstitutionNames },
   { name: '010_served_counts', ...servedCounts },
   { name: '011_cross_rates', ...crossRates },
+  { name: '013_webhooks', ...webhooks },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

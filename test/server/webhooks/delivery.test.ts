@@ -1,0 +1,218 @@
+/**
+ * Webhooks end to end against a real receiver on 127.0.0.1: a sync that stores a new day delivers
+ * `rate.published`, signed so that the SDK verifies it; a correction delivers `rate.revised`; a
+ * receiver that fails twice gets the event on the third attempt (the clock is moved, nothing
+ * sleeps); a delivery claimed by a worker that died is delivered by the next; two workers deliver
+ * each of many events once, in order per subscription; a threshold fires once and is re-armed;
+ * private and http targets are refused by default, at creation and at delivery; an 11th
+ * subscription is a 400.
+ */
+import { addDays } from '../../../shared/dates';
+import { verifyWebhook } from '../../../sdk/src/webhooks';
+import { createLocalChangeFeed } from '../../../server/changes';
+import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
+import { RETRY_DELAYS_MS } from '../../../server/domain/webhooks/backoff';
+import { sealKeyOf } from '../../../server/domain/webhooks/seal';
+import { catchUpOfficial } from '../../../server/jobs/catch-up';
+import { createWebhookWorker, type WebhookWorker } from '../../../server/jobs/webhook-worker';
+import { createApiKeysStore } from '../../../server/store/api-keys';
+import { createWebhooksStore } from '../../../server/store/webhooks';
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { clearTables, fakeSources, noonInCostaRica, silentLogger, syncDeps } from '../../helpers/sync';
+import { call, type Receiver, startReceiver } from '../../helpers/webhooks';
+
+const TODAY = '2026-11-20';
+const at = (minutes: number) => new Date(noonInCostaRica(TODAY).getTime() + minutes * 60_000);
+const OPEN = { allowHttp: true, allowPrivate: true };
+const sealKey = sealKeyOf('a test key of at least thirty-two characters');
+
+let fake: FakeUpstream;
+let t: TestApp;
+let receiver: Receiver;
+let now = at(0);
+const clock = () => now;
+const changes = createLocalChangeFeed();
+const worker = (policy = OPEN): WebhookWorker => createWebhookWorker({ db: t.database.db, logger: silentLogger, clock, sealKey, policy, random: () => 0.5 });
+const sync = (from: string, to: string) => catchUpOfficial(syncDeps(t.database.db, clock, changes), fakeSources(fake, 'sdde').sources, { from, to });
+
+beforeAll(async () => {
+  fake = await startFakeUpstream({ today: TODAY });
+  t = await startTestApp({ clock, changes, webhooks: { sealKey, policy: OPEN } });
+});
+afterAll(async () => {
+  await fake.close();
+  await t.close();
+});
+beforeEach(async () => {
+  now = at(0);
+  await clearTables(t.database.db);
+  await t.database.db('webhook_subscriptions').delete();
+  await changes.ratesChanged();
+  fake.setRates(null);
+  receiver = await startReceiver();
+});
+afterEach(() => receiver.close());
+
+async function subscribe(body: Record<string, unknown>, key = t.key) {
+  const created = await call(t.api, key, 'POST', '/webhooks', { url: receiver.url, events: ['rate.published'], ...body });
+  expect(created.status).toBe(201);
+  return created.body.data as { id: string; secret: string };
+}
+
+/** Runs the worker until a round finds nothing due. */
+async function drain(w: WebhookWorker): Promise<void> {
+  while ((await w.runOnce()) > 0);
+}
+
+it('a sync storing a new day delivers rate.published, signed as the SDK verifies; the log shows it delivered', async () => {
+  await sync(addDays(TODAY, -7), addDays(TODAY, -2));
+  const { id, secret } = await subscribe({});
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
+  await sync(addDays(TODAY, -7), addDays(TODAY, -1));
+  await drain(worker());
+
+  expect(receiver.received).toHaveLength(1);
+  const [got] = receiver.received;
+  const event = await verifyWebhook<{ date: string; buy: number }>(got?.body ?? '', got?.headers ?? {}, secret, { now });
+  const day = addDays(TODAY, -1);
+  expect(event).toMatchObject({ type: 'rate.published', data: { date: day, currencyFrom: 'USD', buy: fake.rateFor(day)?.buy } });
+  expect(got?.headers['webhook-id']).toBe(event.id);
+  // Another secret, a changed body or a stale timestamp is refused.
+  await expect(verifyWebhook(got?.body ?? '', got?.headers ?? {}, `whsec_${Buffer.alloc(32, 1).toString('base64')}`, { now })).rejects.toThrow(/matches/);
+  await expect(verifyWebhook(`${got?.body} `, got?.headers ?? {}, secret, { now })).rejects.toThrow(/matches/);
+  await expect(verifyWebhook(got?.body ?? '', got?.headers ?? {}, secret, { now: at(10), toleranceSeconds: 300 })).rejects.toThrow(/old/);
+
+  const log = await call(t.api, t.key, 'GET', `/webhooks/${id}/deliveries`);
+  expect(log.body.data).toEqual([
+    expect.objectContaining({ eventId: event.id, type: 'rate.published', status: 'delivered', attempts: 1, lastStatus: 200, nextAttemptAt: null }),
+  ]);
+  // Only 1 KB of the receiver's 3,000-byte answer is kept.
+  expect((log.body.data as Array<{ lastResponse: string }>)[0]?.lastResponse).toHaveLength(1024);
+});
+
+it('a correction delivers rate.revised, the revision as /exchange-rate/revisions shows it', async () => {
+  await sync(addDays(TODAY, -7), addDays(TODAY, -1));
+  await subscribe({ events: ['rate.revised', 'rate.published'] });
+  const day = addDays(TODAY, -3);
+  const was = fake.rateFor(day) as { buy: number; sell: number };
+  fake.setRates((date) => (date === day ? { buy: was.buy + 1, sell: was.sell + 1 } : undefined));
+  now = at(60);
+  await sync(addDays(TODAY, -7), addDays(TODAY, -1));
+  await drain(worker());
+  const revisions = await t.get(`/exchange-rate/revisions?from=${day}&to=${day}`);
+  expect(receiver.received.map((r) => JSON.parse(r.body))).toEqual([
+    expect.objectContaining({ type: 'rate.revised', data: (revisions.body.data as unknown[])[0] }),
+  ]);
+});
+
+it('a receiver answering 500 twice then 200 gets the event on the third attempt, after the backoff', async () => {
+  await sync(addDays(TODAY, -7), addDays(TODAY, -2));
+  const { id } = await subscribe({});
+  await sync(addDays(TODAY, -7), addDays(TODAY, -1));
+  receiver.answers.push(500, 500);
+  const w = worker();
+  expect(await w.runOnce()).toBe(1);
+  // Not due again before the first delay has passed.
+  now = at(0.5);
+  expect(await w.runOnce()).toBe(0);
+  now = at(RETRY_DELAYS_MS[0] / 60_000 + 0.01);
+  expect(await w.runOnce()).toBe(1);
+  now = at(RETRY_DELAYS_MS[0] / 60_000 + 0.01 + RETRY_DELAYS_MS[1] / 60_000 + 0.01);
+  expect(await w.runOnce()).toBe(1);
+  expect(receiver.received).toHaveLength(3);
+  expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  const log = await call(t.api, t.key, 'GET', `/webhooks/${id}/deliveries`);
+  expect(log.body.data).toEqual([expect.objectContaining({ status: 'delivered', attempts: 3, lastStatus: 200 })]);
+});
+
+it('a delivery whose worker died is delivered by the next one once its lease passes; a manual retry sends it again', async () => {
+  const { id } = await subscribe({});
+  await call(t.api, t.key, 'POST', `/webhooks/${id}/test`);
+  // A worker claims it and dies before sending.
+  expect(await createWebhooksStore(t.database.db).claim(now, 10, 60_000)).toHaveLength(1);
+  const next = worker();
+  expect(await next.runOnce()).toBe(0);
+  now = at(1.01);
+  expect(await next.runOnce()).toBe(1);
+  expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['ping']);
+  const [delivery] = (await call(t.api, t.key, 'GET', `/webhooks/${id}/deliveries`)).body.data as Array<{ id: number }>;
+  expect((await call(t.api, t.key, 'POST', `/webhooks/${id}/deliveries/${delivery?.id}/retry`)).status).toBe(202);
+  await drain(next);
+  expect(receiver.received).toHaveLength(2);
+  expect((await call(t.api, t.key, 'POST', `/webhooks/${id}/deliveries/99999/retry`)).status).toBe(404);
+});
+
+it('a threshold fires once when a new rate crosses it and again only after a rate back on the other side', async () => {
+  const day = (n: number) => addDays(TODAY, n);
+  // Sell: 500 until day -6, then 510, 511 (still above), 495 (back), 512 (crosses again).
+  const sells: Record<string, number> = { [day(-5)]: 510, [day(-4)]: 511, [day(-3)]: 495, [day(-2)]: 512 };
+  fake.setRates((date) => ({ buy: 490, sell: sells[date] ?? 500 }));
+  await sync(day(-9), day(-6));
+  await subscribe({ events: ['threshold.crossed'], threshold: { side: 'sell', above: 505 } });
+  for (let n = -5; n <= -2; n++) await sync(day(-9), day(n));
+  await drain(worker());
+  const events = receiver.received.map((r) => JSON.parse(r.body));
+  expect(events.map((e) => [e.type, e.data.crossed, e.data.record.date])).toEqual([
+    ['threshold.crossed', 'above', day(-5)],
+    ['threshold.crossed', 'above', day(-2)],
+  ]);
+});
+
+it('private and http targets are refused by default, at creation and at delivery', async () => {
+  const closed = await startTestApp({ database: t.database, clock, changes });
+  try {
+    const http = await call(closed.api, t.key, 'POST', '/webhooks', { url: receiver.url, events: ['rate.published'] });
+    expect(http).toMatchObject({ status: 400, body: { error: 'BAD_REQUEST', message: expect.stringMatching(/^url must use https:\/\//) } });
+    for (const host of ['127.0.0.1', '[::1]', '[::ffff:10.0.0.1]', '169.254.169.254', '[fe80::1]', 'localhost']) {
+      const refused = await call(closed.api, t.key, 'POST', '/webhooks', { url: `https://${host}/hook`, events: ['rate.published'] });
+      expect([host, refused.status, refused.body.message]).toEqual([host, 400, expect.stringMatching(/^url resolves to a private address/)]);
+    }
+  } finally {
+    await closed.close();
+  }
+  // Subscribed where it was allowed, delivered by a worker that does not allow it: failed, never sent.
+  const { id } = await subscribe({});
+  await call(t.api, t.key, 'POST', `/webhooks/${id}/test`);
+  await worker({ allowHttp: true, allowPrivate: false }).runOnce();
+  expect(receiver.received).toHaveLength(0);
+  const log = await call(t.api, t.key, 'GET', `/webhooks/${id}/deliveries`);
+  expect(log.body.data).toEqual([
+    expect.objectContaining({ status: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringMatching(/private address/) }),
+  ]);
+});
+
+it('a key has at most 10 subscriptions: the 11th is a 400 that says so; bad bodies are 400s naming the field', async () => {
+  for (let i = 0; i < 10; i++) await subscribe({});
+  const eleventh = await call(t.api, t.key, 'POST', '/webhooks', { url: receiver.url, events: ['rate.published'] });
+  expect(eleventh).toMatchObject({ status: 400, body: { message: expect.stringMatching(/at most 10/) } });
+  expect((await call(t.api, t.key, 'POST', '/webhooks', { url: receiver.url, events: ['rate.nope'] })).body.message).toMatch(/^events\.0/);
+  expect((await call(t.api, t.key, 'POST', '/webhooks', { url: receiver.url, events: ['rate.published'], currency: 'XXX' })).body.message).toMatch(/^currency/);
+  const list = await call(t.api, t.key, 'GET', '/webhooks');
+  expect(list.body.data).toHaveLength(10);
+  expect(JSON.stringify(list.body.data)).not.toContain('whsec_');
+  const first = (list.body.data as Array<{ id: string }>)[0]?.id;
+  expect((await call(t.api, t.key, 'DELETE', `/webhooks/${first}`)).status).toBe(204);
+  expect((await call(t.api, t.key, 'DELETE', `/webhooks/${first}`)).status).toBe(404);
+  // Another key sees none of them.
+  const { key: other } = await createApiKeysStore(t.database.db).create({ name: 'other', plan: 'pro' });
+  expect((await call(t.api, other, 'GET', '/webhooks')).body.data).toEqual([]);
+});
+
+it('two workers deliver each of many events exactly once, in creation order per subscription', async () => {
+  const keys = await Promise.all([0, 1, 2].map((i) => createApiKeysStore(t.database.db).create({ name: `k${i}`, plan: 'pro' })));
+  const ids: string[] = [];
+  for (const { key } of keys) for (let i = 0; i < 10; i++) ids.push((await subscribe({}, key)).id);
+  const store = createWebhooksStore(t.database.db);
+  for (let round = 0; round < 3; round++) {
+    for (const id of ids) await store.enqueueOne(id, `msg_${id}_${round}`, 'ping', JSON.stringify({ id: `msg_${id}_${round}`, round }), now);
+  }
+  const a = worker();
+  const b = worker();
+  await Promise.all([drain(a), drain(b)]);
+  await Promise.all([drain(a), drain(b)]);
+  const seen = receiver.received.map((r) => String(r.headers['webhook-id']));
+  expect(seen).toHaveLength(ids.length * 3);
+  expect(new Set(seen).size).toBe(ids.length * 3);
+  for (const id of ids) expect(seen.filter((s) => s.startsWith(`msg_${id}_`))).toEqual([0, 1, 2].map((r) => `msg_${id}_${r}`));
+});
