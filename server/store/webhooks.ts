@@ -209,7 +209,7 @@ export function createWebhooksStore(db: Knex) {
     async remove(id: string, keyId: number | null): Promise<boolean> {
       const query = subscriptions().where({ id });
       if (keyId !== null) query.andWhere({ key_id: keyId });
-      return (await query.delete()) > 0;
+      return ((await query.delete().returning('id')) as unknown[]).length > 0;
     },
 
     /** The subscription's latest deliveries, newest first. */

@@ -15,10 +15,14 @@ import { RETRY_DELAYS_MS } from '../../../server/domain/webhooks/backoff';
 import { sealKeyOf } from '../../../server/domain/webhooks/seal';
 import { catchUpOfficial } from '../../../server/jobs/catch-up';
 import { createWebhookWorker, type WebhookWorker } from '../../../server/jobs/webhook-worker';
+import { syncCurrencySpan } from '../../../server/jobs/sync-currencies';
+import { derivedCurrency } from '../../../shared/currency-catalog';
+import { enqueueMonexSessions } from '../../../server/store/webhook-events';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import { createWebhooksStore } from '../../../server/store/webhooks';
 import { startTestApp, type TestApp } from '../../helpers/app';
-import { clearTables, fakeSources, noonInCostaRica, silentLogger, syncDeps } from '../../helpers/sync';
+import { crossRate } from '../../helpers/app';
+import { clearTables, fakeCrossSource, fakeSources, noonInCostaRica, silentLogger, syncDeps } from '../../helpers/sync';
 import { call, type Receiver, startReceiver } from '../../helpers/webhooks';
 
 const TODAY = '2026-11-20';
@@ -215,4 +219,68 @@ it('two workers deliver each of many events exactly once, in creation order per 
   expect(seen).toHaveLength(ids.length * 3);
   expect(new Set(seen).size).toBe(ids.length * 3);
   for (const id of ids) expect(seen.filter((s) => s.startsWith(`msg_${id}_`))).toEqual([0, 1, 2].map((r) => `msg_${id}_${r}`));
+});
+
+it('a EUR subscription is told of the EUR record of a new day once both the dollar and the cross rate are stored, in either order', async () => {
+  await sync(addDays(TODAY, -7), addDays(TODAY, -3));
+  await subscribe({ currency: 'eur' });
+  await subscribe({ currency: 'USD' });
+  // The cross rate first, then the dollar's day: the official sync tells both.
+  await t.seedCross([crossRate('EUR', addDays(TODAY, -2), 1.08)]);
+  await sync(addDays(TODAY, -7), addDays(TODAY, -2));
+  // The dollar's day first, then the cross rate: the currencies' sync tells EUR.
+  await sync(addDays(TODAY, -7), addDays(TODAY, -1));
+  const eur = derivedCurrency('EUR');
+  if (!eur) throw new Error('EUR is in the catalog');
+  await syncCurrencySpan(syncDeps(t.database.db, clock, changes), fakeCrossSource(fake).source, eur, { from: addDays(TODAY, -1), to: addDays(TODAY, -1) });
+  await drain(worker());
+  const events = receiver.received.map((r) => JSON.parse(r.body));
+  expect(events.map((e) => [e.data.currencyFrom, e.data.date]).sort()).toEqual([
+    ['EUR', addDays(TODAY, -2)],
+    ['EUR', addDays(TODAY, -1)],
+    ['USD', addDays(TODAY, -2)],
+    ['USD', addDays(TODAY, -1)],
+  ]);
+  const eurDay = events.find((e) => e.data.currencyFrom === 'EUR' && e.data.date === addDays(TODAY, -2));
+  expect((await t.get(`/exchange-rate?date=${addDays(TODAY, -2)}&currency=EUR`)).body.data).toEqual(eurDay.data);
+});
+
+it('monex.session: the MONEX store’s call in its transaction queues one event per subscriber', async () => {
+  await subscribe({ events: ['monex.session'] });
+  await subscribe({ events: ['rate.published'] });
+  const session = {
+    date: '2026-11-19',
+    session: true,
+    average: 483.69,
+    min: 482.5,
+    max: 485,
+    volume: 12.75,
+    volumeUnit: 'millones de USD',
+    source: 'BCCR',
+    fetchedAt: now.toISOString(),
+  };
+  await t.database.db.transaction((trx) => enqueueMonexSessions(trx, [session], now));
+  await drain(worker());
+  expect(receiver.received.map((r) => JSON.parse(r.body))).toEqual([expect.objectContaining({ type: 'monex.session', data: session })]);
+});
+
+it('after 5 failed deliveries in a row the subscription is disabled, and GET /webhooks says so', async () => {
+  const { id } = await subscribe({});
+  for (let i = 0; i < 6; i++) await call(t.api, t.key, 'POST', `/webhooks/${id}/test`);
+  receiver.answers.push(...Array.from({ length: 100 }, () => 503));
+  const w = worker();
+  for (let hour = 0; hour < 6 * 40 && (await t.database.db('webhook_subscriptions').where({ id }).first('disabled_at')).disabled_at === null; hour++) {
+    await w.runOnce();
+    now = new Date(now.getTime() + 3_600_000);
+  }
+  const list = (await call(t.api, t.key, 'GET', '/webhooks')).body.data as Array<{ disabled: boolean; consecutiveFailures: number }>;
+  expect(list).toEqual([expect.objectContaining({ disabled: true, consecutiveFailures: 5 })]);
+  const log = (await call(t.api, t.key, 'GET', `/webhooks/${id}/deliveries`)).body.data as Array<{ status: string; attempts: number }>;
+  expect(log.map((d) => d.status)).toEqual(['pending', 'failed', 'failed', 'failed', 'failed', 'failed']);
+  expect(log.slice(1).every((d) => d.attempts === 7)).toBe(true);
+  // Nothing more is sent to a disabled subscription.
+  const sent = receiver.received.length;
+  now = new Date(now.getTime() + 48 * 3_600_000);
+  expect(await w.runOnce()).toBe(0);
+  expect(receiver.received).toHaveLength(sent);
 });
