@@ -123,6 +123,7 @@ export function createApp(deps: AppDeps): App {
   changes.onRatesChanged(() => cache.clear());
   changes.onKeysChanged(() => access.forgetKeys());
   const syncRuns = createSyncRunsStore(deps.db);
+  const webhooks = createWebhooksStore(deps.db);
   // What health and the 404 of an empty series say about the sync.
   const sync = createSyncView(syncRuns, deps.nextSyncAt);
 
@@ -145,6 +146,8 @@ export function createApp(deps: AppDeps): App {
         startedAt: Date.now(),
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
         currenciesNeedToken: deps.currenciesNeedToken ?? false,
+        webhookQueue: () => webhooks.queue(clock()),
+        clock,
       },
     }),
     { version, publicUrl },
@@ -155,7 +158,7 @@ export function createApp(deps: AppDeps): App {
   mountRoutes(api, routes, { cache, access, today });
   const webhookPolicy = deps.webhooks?.policy ?? { allowHttp: false, allowPrivate: false };
   mountWebhooks(api, {
-    store: createWebhooksStore(deps.db),
+    store: webhooks,
     access,
     checkUrl: async (url) => void (await checkTarget(url, webhookPolicy)),
     sealKey: deps.webhooks?.sealKey ?? randomBytes(32),
@@ -182,7 +185,7 @@ export function createApp(deps: AppDeps): App {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
-  const metrics = createMetrics({ rates, syncRuns });
+  const metrics = createMetrics({ rates, syncRuns, webhooks, clock });
   metrics.mount(site, deps.metricsToken ?? null);
 
   const proxyHops = deps.trustProxy === true ? 1 : Number(deps.trustProxy ?? 0);

@@ -325,6 +325,18 @@ export function createWebhooksStore(db: Knex) {
       });
     },
 
+    /** Deliveries by outcome, for metrics. */
+    async countsByStatus(): Promise<Array<{ status: DeliveryStatus; count: number }>> {
+      const rows = (await db('webhook_deliveries')
+        .select('status')
+        .count<{ status: DeliveryStatus; count: string | number }[]>('* as count')
+        .groupBy('status')) as Array<{
+        status: DeliveryStatus;
+        count: string | number;
+      }>;
+      return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
+    },
+
     /** For metrics and health: how many deliveries wait, and since when the oldest due one. */
     async queue(now: Date): Promise<{ pending: number; oldestDueAt: Date | null }> {
       const row = (await db('webhook_deliveries as d')

@@ -284,3 +284,29 @@ it('after 5 failed deliveries in a row the subscription is disabled, and GET /we
   expect(await w.runOnce()).toBe(0);
   expect(receiver.received).toHaveLength(sent);
 });
+
+it('metrics count deliveries by outcome and the queue; health notes a queue nobody delivers', async () => {
+  const { id } = await subscribe({});
+  const watched = await startTestApp({ database: t.database, clock, changes, metricsToken: 'operator-token' });
+  try {
+    const metrics = async () => (await (await fetch(`${watched.url}/metrics`, { headers: { authorization: 'Bearer operator-token' } })).text()).split('\n');
+    await call(t.api, t.key, 'POST', `/webhooks/${id}/test`);
+    await worker().runOnce();
+    await call(t.api, t.key, 'POST', `/webhooks/${id}/test`);
+    now = at(10);
+    expect(await metrics()).toEqual(
+      expect.arrayContaining([
+        'crc_webhook_deliveries{status="delivered"} 1',
+        'crc_webhook_deliveries{status="pending"} 1',
+        'crc_webhook_queue_depth 1',
+        'crc_webhook_oldest_due_seconds 600',
+      ]),
+    );
+    const health = await watched.get('/health');
+    expect(health.body.data).toMatchObject({
+      reasons: expect.arrayContaining([expect.stringMatching(/^webhook deliveries are stuck: the oldest due one has waited 10 minutes/)]),
+    });
+  } finally {
+    await watched.close();
+  }
+});
