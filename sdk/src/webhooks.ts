@@ -78,3 +78,53 @@ export async function verifyWebhook<T = unknown>(body: string, headers: HeadersL
   }
   throw new WebhookVerificationError('No Webhook-Signature matches the body and the secret');
 }
+
+/** A line on one side of the rate, for `threshold.crossed`. */
+export interface WebhookThreshold {
+  side: 'buy' | 'sell';
+  above?: number;
+  below?: number;
+}
+
+export type WebhookEventType = 'rate.published' | 'rate.revised' | 'monex.session' | 'threshold.crossed';
+
+export interface NewWebhook {
+  url: string;
+  events: WebhookEventType[];
+  /** The currency of rate.published and threshold.crossed (default USD). */
+  currency?: string;
+  threshold?: WebhookThreshold;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  currency: string;
+  threshold: WebhookThreshold | null;
+  createdAt: string;
+  /** Disabled after 5 failed deliveries in a row. */
+  disabled: boolean;
+  disabledAt: string | null;
+  consecutiveFailures: number;
+}
+
+export interface CreatedWebhook extends Omit<Webhook, 'disabled' | 'disabledAt' | 'consecutiveFailures'> {
+  /** `whsec_…`: shown this once. */
+  secret: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  eventId: string;
+  type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastLatencyMs: number | null;
+  lastError: string | null;
+  lastResponse: string | null;
+  lastAttemptAt: string | null;
+  createdAt: string;
+}

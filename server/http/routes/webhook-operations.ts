@@ -17,7 +17,6 @@ export const ThresholdSchema = z
   })
   .strict()
   .meta({
-    id: 'WebhookThreshold',
     description: 'A line on one side of the rate: fired once when a newly stored rate crosses it, re-armed when a later rate is back.',
   });
 
@@ -31,7 +30,7 @@ export const CreateWebhookSchema = z
     currency: z.string().optional().meta({ description: 'The currency of rate.published and threshold.crossed (default USD).' }),
     threshold: ThresholdSchema.optional(),
   })
-  .meta({ id: 'CreateWebhook' });
+  .meta({ description: 'A new subscription.' });
 
 const SubscriptionFields = {
   id: z.string(),
@@ -49,14 +48,14 @@ export const WebhookSchema = z
     disabledAt: z.string().nullable(),
     consecutiveFailures: z.number().int(),
   })
-  .meta({ id: 'Webhook' });
+  .meta({ description: 'A subscription, without its secret.' });
 
 export const CreatedWebhookSchema = z
   .object({
     ...SubscriptionFields,
     secret: z.string().meta({ description: 'whsec_… : shown this once, never again. The HMAC key is the base64 after whsec_.' }),
   })
-  .meta({ id: 'CreatedWebhook' });
+  .meta({ description: 'The new subscription, with its secret (shown this once).' });
 
 export const WebhookDeliverySchema = z
   .object({
@@ -73,7 +72,7 @@ export const WebhookDeliverySchema = z
     lastAttemptAt: z.string().nullable(),
     createdAt: z.string(),
   })
-  .meta({ id: 'WebhookDelivery' });
+  .meta({ description: 'One delivery of one event to one subscription.' });
 
 export type WebhookOperationId = 'create' | 'list' | 'remove' | 'test' | 'deliveries' | 'retry';
 

@@ -9,6 +9,7 @@
  */
 import { addDays } from '../../../shared/dates';
 import { verifyWebhook } from '../../../sdk/src/webhooks';
+import { ExchangeRateClient } from '../../../sdk/src/client';
 import { createLocalChangeFeed } from '../../../server/changes';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
 import { RETRY_DELAYS_MS } from '../../../server/domain/webhooks/backoff';
@@ -309,4 +310,20 @@ it('metrics count deliveries by outcome and the queue; health notes a queue nobo
   } finally {
     await watched.close();
   }
+});
+
+it('the SDK creates, lists, pings, reads the log of and deletes a subscription', async () => {
+  const client = new ExchangeRateClient({ apiKey: t.key, baseUrl: t.api });
+  const created = await client.createWebhook({ url: receiver.url, events: ['rate.published'], currency: 'EUR' });
+  expect(created).toMatchObject({ url: receiver.url, currency: 'EUR', secret: expect.stringMatching(/^whsec_/) });
+  expect(await client.listWebhooks()).toEqual([expect.objectContaining({ id: created.id, disabled: false })]);
+  const ping = await client.testWebhook(created.id);
+  await drain(worker());
+  const event = await verifyWebhook(receiver.received[0]?.body ?? '', receiver.received[0]?.headers ?? {}, created.secret, { now });
+  expect(event).toMatchObject({ id: ping.eventId, type: 'ping', data: { subscriptionId: created.id } });
+  expect(await client.getWebhookDeliveries(created.id)).toEqual([expect.objectContaining({ id: ping.id, status: 'delivered' })]);
+  expect(await client.retryWebhookDelivery(created.id, ping.id)).toMatchObject({ status: 'pending' });
+  await client.deleteWebhook(created.id);
+  await expect(client.deleteWebhook(created.id)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  await expect(client.createWebhook({ url: 'ftp://example.com', events: ['rate.published'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
 });
