@@ -77,7 +77,7 @@ export async function syncCurrencySpan(deps: SyncDeps, source: CrossSource, curr
         const lastDate = await cross.lastDate(currency.code);
         const counts = await cross.upsert(checked.rows, trx);
         // In the same transaction: a new cross rate makes the currency's record of that day, which subscribers are told of.
-        await enqueueCrossEvents(trx, currency.code, newDays(checked.rows, before, lastDate), fetchedAt);
+        await enqueueCrossEvents(trx, currency.code, newDays(checked.rows, before, lastDate, fetchedAt), fetchedAt);
         if (!deps.skipObservationLog) {
           await cross.observe(
             { currency: currency.code, route: source.name, source: source.provider, upstream, observedAt: fetchedAt, values: checked.rows },

@@ -4,6 +4,7 @@
  * together. The run itself (chunks, transaction, record, failure) is the common one of `runSync`.
  */
 import type { OfficialSource, SourceRate } from '../sources/types';
+import { addDays, calendarDay } from '../../shared/dates';
 import { checkRate } from '../sources/sanity';
 import { createProvenanceStore } from '../store/provenance';
 import { createRatesStore, type RateInput } from '../store/rates';
@@ -33,14 +34,17 @@ export function checkRows(answer: readonly SourceRate[], span: Span, today: stri
   return { rows, rejected, present };
 }
 
+/** How far back a newly stored day is still news (a catch-up after a few days' outage is). */
+export const NEWS_DAYS = 7;
+
 /**
- * The days a write adds after the greatest day stored before it: what `rate.published` tells. A
- * backfill of older days is history, not news; an empty series tells only its latest day.
+ * The days a write adds after the greatest day stored before it, and no more than NEWS_DAYS
+ * before the day of the write: what `rate.published` tells. A backfill of older days (the first
+ * start's 40 years, run in chunks from the oldest) is history, not news.
  */
-export function newDays(rows: readonly { date: string }[], before: ReadonlyMap<string, unknown>, lastDate: string | null): string[] {
-  const added = rows.map((r) => r.date).filter((date) => !before.has(date));
-  if (lastDate === null) return added.length > 0 ? [added.reduce((a, b) => (a > b ? a : b))] : [];
-  return added.filter((date) => date > lastDate);
+export function newDays(rows: readonly { date: string }[], before: ReadonlyMap<string, unknown>, lastDate: string | null, writtenAt: Date): string[] {
+  const since = addDays(calendarDay(writtenAt), -NEWS_DAYS);
+  return rows.map((r) => r.date).filter((date) => !before.has(date) && date >= since && (lastDate === null || date > lastDate));
 }
 
 export async function syncOfficialSpan(deps: SyncDeps, source: OfficialSource, span: Span, onProgress?: Progress): Promise<SyncSummary> {
@@ -64,7 +68,7 @@ export async function syncOfficialSpan(deps: SyncDeps, source: OfficialSource, s
         const [lastDate, revisionsAfter] = await Promise.all([rates.lastStoredDate(), lastRevisionId(trx)]);
         const counts = await rates.upsert(checked.rows);
         // In the same transaction: the webhooks' outbox says what changed exactly when the rates do.
-        await enqueueRateEvents(trx, { newDates: newDays(checked.rows, before, lastDate), revisionsAfter }, fetchedAt);
+        await enqueueRateEvents(trx, { newDates: newDays(checked.rows, before, lastDate, fetchedAt), revisionsAfter }, fetchedAt);
         // In the same transaction: the log says what was read exactly when the rates say it.
         if (!deps.skipObservationLog) {
           await createProvenanceStore(trx).observe({

@@ -327,3 +327,16 @@ it('the SDK creates, lists, pings, reads the log of and deletes a subscription',
   await expect(client.deleteWebhook(created.id)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
   await expect(client.createWebhook({ url: 'ftp://example.com', events: ['rate.published'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
 });
+
+it('a backfill of days older than a week, or before the latest stored day, tells nobody', async () => {
+  await subscribe({});
+  // An empty series filled from a month ago: only the last week's days are news.
+  await sync(addDays(TODAY, -30), addDays(TODAY, -1));
+  await drain(worker());
+  const told = receiver.received.map((r) => JSON.parse(r.body).data.date).sort();
+  expect(told).toEqual([-7, -6, -5, -4, -3, -2, -1].map((n) => addDays(TODAY, n)));
+  // Older days filled in later are before the latest stored day.
+  await sync(addDays(TODAY, -60), addDays(TODAY, -31));
+  await drain(worker());
+  expect(receiver.received).toHaveLength(7);
+});
