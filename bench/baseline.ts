@@ -27,6 +27,7 @@ import { createMetrics } from '../server/http/metrics';
 import { createLogger, logDestination } from '../server/logger';
 import { createRatesStore } from '../server/store/rates';
 import { createSyncRunsStore } from '../server/store/sync-runs';
+import { createWebhooksStore } from '../server/store/webhooks';
 
 const CONSTANT_BODY = JSON.stringify({
   success: true,
@@ -57,7 +58,12 @@ function koaBehindTheEdge(): Koa {
   const app = new Koa();
   // The metrics' database is asked only when they are scraped, which never happens here.
   const unconnected = knex({ client: 'pg' });
-  const metrics = createMetrics({ rates: createRatesStore(unconnected), syncRuns: createSyncRunsStore(unconnected) });
+  const metrics = createMetrics({
+    rates: createRatesStore(unconnected),
+    syncRuns: createSyncRunsStore(unconnected),
+    webhooks: createWebhooksStore(unconnected),
+    clock: () => new Date(),
+  });
   const logger = createLogger('info', logDestination('/dev/null'));
   for (const middleware of edgeMiddlewares({ logger, metrics: metrics.requests, corsOrigins: ['*'] })) app.use(middleware);
   app.use(constant);

@@ -22,6 +22,7 @@ export const ENTRIES = {
   main: 'server/main.ts',
   sync: 'server/cli/sync.ts',
   keys: 'server/cli/keys.ts',
+  webhooks: 'server/cli/webhooks.ts',
   mcp: 'server/mcp/stdio.ts',
   demo: 'server/demo/main.ts',
 };

@@ -42,6 +42,10 @@ import { API_PREFIX, DEFAULT_PUBLIC_URL } from './http/urls';
 import { mountLlmsTxt } from './site/llms-txt';
 import { createMetrics } from './http/metrics';
 import { version } from './version';
+import { randomBytes } from 'node:crypto';
+import { mountWebhooks } from './http/routes/webhooks';
+import { checkTarget, type TargetPolicy } from './jobs/webhook-target';
+import { createWebhooksStore } from './store/webhooks';
 
 // In a module of their own, so that the MCP server on stdio knows them without loading the app.
 export { API_PREFIX, DEFAULT_PUBLIC_URL };
@@ -85,6 +89,12 @@ export interface AppDeps {
   monexNeedsToken?: boolean;
   /** When this instance's scheduler syncs next (main.ts passes the scheduler's), told by health; absent: none planned. */
   nextSyncAt?: () => Date | null;
+  /**
+   * Webhooks: the key subscription secrets are sealed with (the delivery worker must have the
+   * same), which targets are allowed, and whom to tell of new deliveries. Absent: a key of this
+   * process alone, and only public https targets.
+   */
+  webhooks?: { sealKey: Buffer; policy: TargetPolicy; onQueued?: () => void };
 }
 
 export interface App extends Koa<AppState> {
@@ -126,6 +136,7 @@ export function createApp(deps: AppDeps): App {
   changes.onRatesChanged(() => cache.clear());
   changes.onKeysChanged(() => access.forgetKeys());
   const syncRuns = createSyncRunsStore(deps.db);
+  const webhooks = createWebhooksStore(deps.db);
   // What health and the 404 of an empty series say about the sync.
   const sync = createSyncView(syncRuns, deps.nextSyncAt);
 
@@ -150,6 +161,8 @@ export function createApp(deps: AppDeps): App {
         onRatesChanged: (listener) => changes.onRatesChanged(listener),
         currenciesNeedToken: deps.currenciesNeedToken ?? false,
         monexNeedsToken: deps.monexNeedsToken ?? false,
+        webhookQueue: () => webhooks.queue(clock()),
+        clock,
       },
     }),
     { version, publicUrl },
@@ -158,6 +171,16 @@ export function createApp(deps: AppDeps): App {
   const api = new Router<AppState>({ prefix: API_PREFIX });
   const today = perSecond(clock, calendarDay);
   mountRoutes(api, routes, { cache, access, today });
+  const webhookPolicy = deps.webhooks?.policy ?? { allowHttp: false, allowPrivate: false };
+  mountWebhooks(api, {
+    store: webhooks,
+    access,
+    checkUrl: async (url) => void (await checkTarget(url, webhookPolicy)),
+    sealKey: deps.webhooks?.sealKey ?? randomBytes(32),
+    clock,
+    onQueued: deps.webhooks?.onQueued ?? (() => undefined),
+    latest: (currency) => currencies.of(currency).latest(today()),
+  });
   mountMcp(api, { routes, access, today, logger: deps.logger, demo: deps.demo ?? false });
 
   const site = new Router<AppState>();
@@ -178,7 +201,7 @@ export function createApp(deps: AppDeps): App {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
-  const metrics = createMetrics({ rates, syncRuns });
+  const metrics = createMetrics({ rates, syncRuns, webhooks, clock });
   metrics.mount(site, deps.metricsToken ?? null);
 
   const proxyHops = deps.trustProxy === true ? 1 : Number(deps.trustProxy ?? 0);

@@ -34,6 +34,14 @@ export interface Config {
   readonly trustProxy: number;
   /** Where clients reach the service, written into the documents and pages (never the request's Host). */
   readonly publicUrl: string;
+  readonly webhooks: {
+    /** `http://` webhook URLs too (WEBHOOK_ALLOW_HTTP). */
+    readonly allowHttp: boolean;
+    /** Loopback, private and link-local targets too (WEBHOOK_ALLOW_PRIVATE). */
+    readonly allowPrivate: boolean;
+    /** WEBHOOK_SECRET_KEY: what seals the subscriptions' secrets (store/webhook-key.ts says the default). */
+    readonly secretKey: string | null;
+  };
   /** What the privacy, terms and add-on pages tell people: the operator's contact and how to get the add-on. */
   readonly publishing: Publishing;
 }
@@ -112,6 +120,18 @@ export const DEFAULT_CURRENCIES_SINCE = '2000-01-01';
 function currenciesSince(env: Env): string {
   const raw = optional(env, 'CURRENCIES_SINCE') ?? DEFAULT_CURRENCIES_SINCE;
   if (!isIsoDate(raw) || raw < '1983-01-01') throw new ConfigError('CURRENCIES_SINCE', `must be a date as YYYY-MM-DD, not before 1983-01-01 (got "${raw}")`);
+  return raw;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (optional(env, name) ?? 'false').toLowerCase();
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(name, `must be true or false (got "${raw}")`);
+  return raw === 'true';
+}
+
+function secretKey(env: Env): string | null {
+  const raw = optional(env, 'WEBHOOK_SECRET_KEY');
+  if (raw !== null && raw.length < 32) throw new ConfigError('WEBHOOK_SECRET_KEY', 'must be at least 32 characters (e.g. `openssl rand -base64 32`)');
   return raw;
 }
 
@@ -195,5 +215,6 @@ export function loadConfig(env: Env = process.env): Config {
       addonListingUrl: optionalHttps(env, 'ADDON_LISTING_URL'),
       addonTemplateUrl: optionalHttps(env, 'ADDON_TEMPLATE_URL'),
     }),
+    webhooks: Object.freeze({ allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'), allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'), secretKey: secretKey(env) }),
   });
 }

@@ -13,6 +13,8 @@ import { scheduledCurrencies } from './jobs/sync-currencies';
 import { scheduledProvisionalEuro } from './jobs/sync-provisional';
 import { scheduledMonex } from './jobs/sync-monex';
 import { openRuntime, servingDeps } from './runtime';
+import { createWebhookWorker } from './jobs/webhook-worker';
+import { resolveSealKey } from './store/webhook-key';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
@@ -22,7 +24,19 @@ async function main(): Promise<void> {
 
   // Started once the server listens (below); health asks it when it syncs next.
   let scheduler: Scheduler | null = null;
-  const app = createApp({ ...servingDeps(config, runtime), nextSyncAt: () => scheduler?.nextAttemptAt() ?? null });
+  const sealKey = resolveSealKey({ secretKey: config.webhooks.secretKey, databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  if (sealKey.origin === 'DATABASE_URL')
+    logger.warn('webhook secrets are sealed with a key derived from DATABASE_URL: set WEBHOOK_SECRET_KEY (every instance the same)');
+  else logger.info({ from: sealKey.origin }, 'webhook secrets are sealed with a key from the %s', sealKey.origin);
+  const policy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
+  // Every server delivers: on PostgreSQL the rows are shared out by SKIP LOCKED; the embedded database has this one server.
+  const webhooks = createWebhookWorker({ db, logger, clock: () => new Date(), sealKey: sealKey.key, policy });
+  changes.onRatesChanged(() => webhooks.nudge());
+  const app = createApp({
+    ...servingDeps(config, runtime),
+    nextSyncAt: () => scheduler?.nextAttemptAt() ?? null,
+    webhooks: { sealKey: sealKey.key, policy, onQueued: () => webhooks.nudge() },
+  });
   // The series first, so the first request after a restart does not wait for it.
   await app.warmUp();
   const server = http.createServer(app.callback());
@@ -33,6 +47,7 @@ async function main(): Promise<void> {
   // Starts with a catch-up in the background: the server answers from what it has meanwhile.
   const syncDeps = { db, logger, changes, clock: () => new Date() };
   const { crossSource, monexSource } = runtime;
+  webhooks.start();
   scheduler = startScheduler(syncDeps, runtime.sources, {
     cron: config.syncCron,
     // The window quotes of the last week ride along on every scheduled run.
@@ -63,6 +78,7 @@ async function main(): Promise<void> {
     });
     await app.release();
     await scheduler?.stop();
+    await webhooks.stop();
     await runtime.close();
     logger.info('stopped');
     logger.flush();

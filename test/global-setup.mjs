@@ -34,6 +34,6 @@ export default async function prepare() {
   const outdir = fs.mkdtempSync(path.join(DIST, `.run-${process.pid}-tests-`));
   process.env.CRC_TEST_COMMANDS = outdir;
   const template = path.join(outdir, 'embedded-template.tar');
-  await Promise.all([build(['sync', 'keys', 'mcp'], outdir), process.env.DATABASE_URL ? null : writeEmbeddedTemplate(template)]);
+  await Promise.all([build(['sync', 'keys', 'mcp', 'webhooks'], outdir), process.env.DATABASE_URL ? null : writeEmbeddedTemplate(template)]);
   if (!process.env.DATABASE_URL) process.env.CRC_TEST_DATABASE_TEMPLATE = template;
 }

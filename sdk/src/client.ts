@@ -27,6 +27,7 @@ import { Cancellation, signalOption, type AbortSignalLike, type FetchSignal, typ
 import { apiBaseUrl } from './base-url';
 import { toApiDate, type DateInput } from './dates';
 import { ExchangeRateError } from './errors';
+import type { CreatedWebhook, NewWebhook, Webhook, WebhookDelivery } from './webhooks';
 import { QUERY_NAMES, type RouteParams, type RoutePath } from './params.generated';
 import type {
   AnalyticsParams,
@@ -59,8 +60,11 @@ export interface FetchResponseLike {
 
 /** What the client passes to `fetch`. */
 export interface FetchInit {
-  method: 'GET';
+  /** GET for every read; the webhook methods also POST and DELETE. */
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
+  /** The JSON body of a POST that takes one (webhooks). */
+  body?: string;
   /** An `AbortSignal`, aborted when the attempt times out or the call is cancelled. */
   signal: FetchSignal;
 }
@@ -331,16 +335,49 @@ export class ExchangeRateClient {
    * (the client's signal or the call's) rejects with the signal's reason, whatever it was doing.
    */
   private async request<T, P extends RoutePath>(path: P, params: RouteParams[P], options: RequestOptions = {}): Promise<T> {
-    const url = this.url(path, params);
+    return this.call<T>(this.url(path, params), { method: 'GET' }, options);
+  }
+
+  /** Subscribes `url` to events (the answer's `secret` is shown this once: keep it). */
+  async createWebhook(subscription: NewWebhook, options?: RequestOptions): Promise<CreatedWebhook> {
+    return this.call(`${this.baseUrl}/webhooks`, { method: 'POST', body: JSON.stringify(subscription) }, options);
+  }
+
+  /** The key's subscriptions, without secrets. */
+  async listWebhooks(options?: RequestOptions): Promise<Webhook[]> {
+    return this.call(`${this.baseUrl}/webhooks`, { method: 'GET' }, options);
+  }
+
+  async deleteWebhook(id: string, options?: RequestOptions): Promise<void> {
+    await this.call(`${this.baseUrl}/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' }, options);
+  }
+
+  /** Queues a `ping` to the subscription. */
+  async testWebhook(id: string, options?: RequestOptions): Promise<WebhookDelivery> {
+    return this.call(`${this.baseUrl}/webhooks/${encodeURIComponent(id)}/test`, { method: 'POST' }, options);
+  }
+
+  /** The subscription's last 100 deliveries, newest first. */
+  async getWebhookDeliveries(id: string, options?: RequestOptions): Promise<WebhookDelivery[]> {
+    return this.call(`${this.baseUrl}/webhooks/${encodeURIComponent(id)}/deliveries`, { method: 'GET' }, options);
+  }
+
+  /** Queues one delivery to be sent again. */
+  async retryWebhookDelivery(id: string, deliveryId: number, options?: RequestOptions): Promise<WebhookDelivery> {
+    return this.call(`${this.baseUrl}/webhooks/${encodeURIComponent(id)}/deliveries/${deliveryId}/retry`, { method: 'POST' }, options);
+  }
+
+  /** One call: a POST (which changes something) is sent once, never retried; GET and DELETE are retried as any read. */
+  private async call<T>(url: string, init: { method: FetchInit['method']; body?: string }, options: RequestOptions = {}): Promise<T> {
     const cancel = new Cancellation([this.#signal, signalOption(options?.signal, 'the "signal" option of a call')]);
     try {
       for (let attempt = 0; ; attempt += 1) {
         cancel.throwIfAborted();
         try {
-          return (await this.attempt(url, cancel)) as T;
+          return (await this.attempt(url, cancel, init)) as T;
         } catch (error) {
           if (cancel.aborted) throw cancel.reason;
-          const delay = this.retryDelay(error as ExchangeRateError, attempt);
+          const delay = init.method === 'POST' ? null : this.retryDelay(error as ExchangeRateError, attempt);
           if (delay === null) throw error;
           await (this.#sleep ? Promise.race([this.#sleep(delay), cancel.promise]) : cancel.sleep(delay));
         }
@@ -389,13 +426,14 @@ export class ExchangeRateClient {
   }
 
   /** One attempt: the data of a success envelope, or an ExchangeRateError (or the cancellation's reason). */
-  private async attempt(url: string, cancel: Cancellation): Promise<unknown> {
+  private async attempt(url: string, cancel: Cancellation, init: { method: FetchInit['method']; body?: string } = { method: 'GET' }): Promise<unknown> {
     const fetchImpl = this.#fetch ?? (globalThis as { fetch?: FetchLike }).fetch;
     if (typeof fetchImpl !== 'function') {
       throw new ExchangeRateError({ code: 'NETWORK_ERROR', message: 'No fetch available: pass one as the "fetch" option' });
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
 
     const controller = new AbortController();
     const timeout = new ExchangeRateError({ code: 'TIMEOUT', message: `No answer from ${url} within ${this.timeoutMs} ms` });
@@ -418,7 +456,11 @@ export class ExchangeRateClient {
     let text: string;
     try {
       try {
-        response = await Promise.race([fetchImpl(url, { method: 'GET', headers, signal: controller.signal }), deadline, cancel.promise]);
+        response = await Promise.race([
+          fetchImpl(url, { method: init.method, headers, ...(init.body === undefined ? {} : { body: init.body }), signal: controller.signal }),
+          deadline,
+          cancel.promise,
+        ]);
       } catch (error) {
         if (cancel.aborted) throw cancel.reason;
         if (timedOut) throw timeout;
@@ -450,6 +492,8 @@ export class ExchangeRateClient {
     }
 
     const { status, headers: responseHeaders } = response;
+    // A DELETE answers 204 with no body.
+    if (status === 204) return undefined;
     const reading = readEnvelope(status, text);
     if (reading.kind === 'data') return reading.data;
     if (status >= 200 && status < 300) {

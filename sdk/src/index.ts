@@ -36,3 +36,15 @@ export { ExchangeRateError, type ExchangeRateErrorCode, type ExchangeRateErrorIn
 export { costaRicaDay, type DateInput } from './dates';
 // Every record type the API returns, as the server types it.
 export type * from './types';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookThreshold,
+  type NewWebhook,
+  type Webhook,
+  type CreatedWebhook,
+  type WebhookDelivery,
+} from './webhooks';

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics at /metrics, for operators only (a bearer token, METRICS_TOKEN; without one
  * the route does not exist). Request counts and latencies by route and status are counted as
- * requests pass; sync outcomes and data freshness are read from the database at scrape time, so
+ * requests pass; sync outcomes, data freshness and the webhooks' deliveries and queue are read from the database at scrape time, so
  * every instance reports the same truth.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -9,6 +9,7 @@ import type Router from '@koa/router';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RatesStore } from '../store/rates';
 import type { SyncRunsStore } from '../store/sync-runs';
+import type { WebhooksStore } from '../store/webhooks';
 import { HttpError } from '../errors';
 import type { RequestMetrics } from './middleware/record-request';
 
@@ -18,7 +19,17 @@ function sameToken(sent: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function createMetrics({ rates, syncRuns }: { rates: RatesStore; syncRuns: SyncRunsStore }) {
+export function createMetrics({
+  rates,
+  syncRuns,
+  webhooks,
+  clock,
+}: {
+  rates: RatesStore;
+  syncRuns: SyncRunsStore;
+  webhooks: WebhooksStore;
+  clock: () => Date;
+}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -57,6 +68,40 @@ export function createMetrics({ rates, syncRuns }: { rates: RatesStore; syncRuns
     async collect() {
       const finishedAt = await syncRuns.lastSucceededAt('official');
       if (finishedAt) this.set(Date.parse(finishedAt) / 1000);
+    },
+  });
+
+  new Gauge({
+    name: 'crc_webhook_deliveries',
+    help: 'Webhook deliveries kept (the last of each subscription), by outcome: pending, delivered, failed',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { status, count } of await webhooks.countsByStatus()) this.set({ status }, count);
+    },
+  });
+  // Read once per scrape for both gauges below.
+  let queue: Promise<{ pending: number; oldestDueAt: Date | null }> | null = null;
+  const queueNow = () => {
+    queue ??= webhooks.queue(clock()).finally(() => setTimeout(() => (queue = null), 100));
+    return queue;
+  };
+  new Gauge({
+    name: 'crc_webhook_queue_depth',
+    help: 'Webhook deliveries waiting to be sent (of active subscriptions)',
+    registers: [registry],
+    async collect() {
+      this.set((await queueNow()).pending);
+    },
+  });
+  new Gauge({
+    name: 'crc_webhook_oldest_due_seconds',
+    help: 'How long the oldest due webhook delivery has waited past its time (0: none waiting)',
+    registers: [registry],
+    async collect() {
+      const { oldestDueAt } = await queueNow();
+      this.set(oldestDueAt ? Math.max(0, (clock().getTime() - oldestDueAt.getTime()) / 1000) : 0);
     },
   });
 

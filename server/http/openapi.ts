@@ -10,6 +10,7 @@ import { LIMITS } from '../../shared/limits';
 import * as sharedSchemas from '../../shared/schemas';
 import { isRequired } from './params';
 import type { Route } from './route';
+import { WEBHOOK_OPERATIONS } from './routes/webhook-operations';
 
 type Json = Record<string, unknown>;
 
@@ -45,8 +46,8 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   BAD_REQUEST: 'A parameter is missing, malformed or out of range; the message names it.',
   UNAUTHORIZED: 'The key (x-api-key, or Authorization: Bearer) is missing, malformed, unknown or revoked; WWW-Authenticate names both ways to send it.',
   NOT_FOUND: 'No data for the request.',
-  METHOD_NOT_ALLOWED: 'The routes take GET, HEAD and OPTIONS; the MCP endpoint takes POST.',
-  PAYLOAD_TOO_LARGE: 'The request body is over the limit (only the MCP endpoint and the site form take a body).',
+  METHOD_NOT_ALLOWED: 'The data routes take GET, HEAD and OPTIONS; the MCP endpoint takes POST; the webhook routes take the methods listed for them.',
+  PAYLOAD_TOO_LARGE: 'The request body is over the limit (only the MCP endpoint, POST /webhooks and the site form take a body).',
   RATE_LIMITED: 'Over the per-minute limit; Retry-After says when to try again.',
   QUOTA_EXCEEDED: 'The monthly quota of the key is used up; Retry-After says when it resets.',
   INTERNAL_ERROR: 'Something unexpected; the message never carries details.',
@@ -203,6 +204,49 @@ function responses(route: Route): Json {
   return out;
 }
 
+/**
+ * The webhook routes' path items, from their list (routes/webhook-operations.ts): keyed, counted
+ * against the per-minute limit but not the quota, never cached, so no ETag, 304 or quota headers.
+ */
+function webhookPaths(): Record<string, Record<string, Json>> {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const op of WEBHOOK_OPERATIONS) {
+    const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    const success: Json = op.response
+      ? {
+          description: 'Success.',
+          headers: RATE_HEADERS,
+          content: { 'application/json': { schema: jsonSchema(z.object({ success: z.literal(true), data: op.response })) } },
+        }
+      : { description: 'Done: no body.', headers: RATE_HEADERS };
+    const responses: Record<string, Json> = { [op.status]: success };
+    if (op.body || names.length > 0) responses[400] = errorResponse(['BAD_REQUEST'], RATE_HEADERS);
+    responses[401] = errorResponse(['UNAUTHORIZED'], { ...RATE_HEADERS, ...WWW_AUTHENTICATE });
+    if (op.notFound) responses[404] = { ...errorResponse(['NOT_FOUND'], RATE_HEADERS), description: `NOT_FOUND: ${op.notFound}` };
+    responses[429] = errorResponse(['RATE_LIMITED'], { ...RATE_HEADERS, 'Retry-After': header('Whole seconds to wait (at least 1).') });
+    responses[500] = errorResponse(['INTERNAL_ERROR'], {});
+    responses[503] = errorResponse(['SERVICE_UNAVAILABLE'], {});
+    const operationId = `${op.method}${op.path
+      .split(/[/-]/)
+      .filter((w) => w && !w.startsWith('{'))
+      .map((w) => w[0]?.toUpperCase() + w.slice(1))
+      .join('')}`;
+    paths[op.path] = {
+      ...paths[op.path],
+      [op.method]: {
+        operationId: op.id === 'remove' ? 'deleteWebhook' : op.id === 'create' ? 'createWebhook' : operationId,
+        tags: ['Webhooks'],
+        summary: op.summary,
+        description: op.description,
+        parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+        ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body) } } } } : {}),
+        responses,
+      },
+    };
+  }
+  return paths;
+}
+
 /** Builds the document once per origin: it depends on nothing else. */
 export function createOpenApiDocument(routes: readonly Route[], version: string, publicUrl: string): Json {
   const responseSchemas = new Map<string, z.ZodType>();
@@ -230,26 +274,29 @@ export function createOpenApiDocument(routes: readonly Route[], version: string,
     },
     servers: [{ url: `${publicUrl}/api/v1` }],
     security: KEY_SECURITY,
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
-    paths: Object.fromEntries(
-      routes.map((route) => {
-        const id = operationId(route);
-        return [
-          route.path,
-          {
-            get: {
-              operationId: id,
-              tags: [route.tag],
-              summary: route.summary,
-              ...(route.description ? { description: route.description } : {}),
-              ...security(route),
-              parameters: parameters(route),
-              responses: responses(route),
+    tags: [...new Set([...routes.map((r) => r.tag), 'Webhooks'])].map((name) => ({ name })),
+    paths: {
+      ...Object.fromEntries(
+        routes.map((route) => {
+          const id = operationId(route);
+          return [
+            route.path,
+            {
+              get: {
+                operationId: id,
+                tags: [route.tag],
+                summary: route.summary,
+                ...(route.description ? { description: route.description } : {}),
+                ...security(route),
+                parameters: parameters(route),
+                responses: responses(route),
+              },
             },
-          },
-        ];
-      }),
-    ),
+          ];
+        }),
+      ),
+      ...webhookPaths(),
+    },
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your key, crc_live_…' },

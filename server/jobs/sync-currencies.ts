@@ -12,6 +12,8 @@
 import { DERIVED_CURRENCIES, type DerivedCurrency } from '../../shared/currency-catalog';
 import { addDays, calendarDay, daysBetween, isIsoDate } from '../../shared/dates';
 import type { CrossSource } from '../sources/types';
+import { enqueueCrossEvents } from '../store/webhook-events';
+import { newDays } from './sync-official-span';
 import { createCrossRatesStore, type CrossInput } from '../store/cross-rates';
 import { LOCKS, withAdvisoryLock } from '../store/locks';
 import { REREAD_DAYS, RUN_SPAN_DAYS, splitSpan } from './catch-up';
@@ -72,7 +74,10 @@ export async function syncCurrencySpan(deps: SyncDeps, source: CrossSource, curr
       async store(checked, trx, fetchedAt) {
         const cross = createCrossRatesStore(trx);
         const before = new Map((await cross.range(currency.code, span.from, span.to)).map((r) => [r.date, r]));
+        const lastDate = await cross.lastDate(currency.code);
         const counts = await cross.upsert(checked.rows, trx);
+        // In the same transaction: a new cross rate makes the currency's record of that day, which subscribers are told of.
+        await enqueueCrossEvents(trx, currency.code, newDays(checked.rows, before, lastDate, fetchedAt), fetchedAt);
         if (!deps.skipObservationLog) {
           await cross.observe(
             { currency: currency.code, route: source.name, source: source.provider, upstream, observedAt: fetchedAt, values: checked.rows },

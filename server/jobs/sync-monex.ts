@@ -17,9 +17,11 @@ import { MONEX_INDICATORS } from '../../shared/monex';
 import { classifyMonexDay } from '../domain/monex';
 import type { MonexPoint, MonexSource } from '../sources/bccr-monex';
 import { LOCKS, withAdvisoryLock } from '../store/locks';
-import { createMonexStore, type MonexInput } from '../store/monex';
+import { createMonexStore, type MonexInput, sessionOf } from '../store/monex';
+import { enqueueMonexSessions } from '../store/webhook-events';
 import { REREAD_DAYS, RUN_SPAN_DAYS, splitSpan } from './catch-up';
 import { type Checked, type Rejection, runSync, type Span, type SyncDeps, type SyncSummary } from './sync-run';
+import { NEWS_DAYS } from './sync-official-span';
 
 interface CheckedMonex extends Checked {
   rows: MonexInput[];
@@ -93,6 +95,10 @@ export async function syncMonexSpan(deps: SyncDeps, source: MonexSource, span: S
       async store(checked, trx, fetchedAt) {
         const monex = createMonexStore(trx);
         const written = await monex.writeSessions(checked.rows, trx);
+        // A session stored or corrected lately is news (\`monex.session\`); a backfill's years are history.
+        const since = addDays(calendarDay(fetchedAt), -NEWS_DAYS);
+        const news = new Set(written.changed.filter((date) => date >= since));
+        await enqueueMonexSessions(trx, checked.rows.filter((row) => row.session && news.has(row.date)).map(sessionOf), fetchedAt);
         if (!deps.skipObservationLog) {
           await monex.observe({ route: source.name, source: source.provider, upstream, observedAt: fetchedAt, values: checked.readings }, trx);
         }

@@ -4,9 +4,11 @@
  * together. The run itself (chunks, transaction, record, failure) is the common one of `runSync`.
  */
 import type { OfficialSource, SourceRate } from '../sources/types';
+import { addDays, calendarDay } from '../../shared/dates';
 import { checkRate } from '../sources/sanity';
 import { createProvenanceStore } from '../store/provenance';
 import { createRatesStore, type RateInput } from '../store/rates';
+import { enqueueRateEvents, lastRevisionId } from '../store/webhook-events';
 import { type Checked, type Progress, type Rejection, runSync, type Span, type SyncDeps, type SyncSummary } from './sync-run';
 
 interface CheckedRates extends Checked {
@@ -32,6 +34,19 @@ export function checkRows(answer: readonly SourceRate[], span: Span, today: stri
   return { rows, rejected, present };
 }
 
+/** How far back a newly stored day is still news (a catch-up after a few days' outage is). */
+export const NEWS_DAYS = 7;
+
+/**
+ * The days a write adds after the greatest day stored before it, and no more than NEWS_DAYS
+ * before the day of the write: what `rate.published` tells. A backfill of older days (the first
+ * start's 40 years, run in chunks from the oldest) is history, not news.
+ */
+export function newDays(rows: readonly { date: string }[], before: ReadonlyMap<string, unknown>, lastDate: string | null, writtenAt: Date): string[] {
+  const since = addDays(calendarDay(writtenAt), -NEWS_DAYS);
+  return rows.map((r) => r.date).filter((date) => !before.has(date) && date >= since && (lastDate === null || date > lastDate));
+}
+
 export async function syncOfficialSpan(deps: SyncDeps, source: OfficialSource, span: Span, onProgress?: Progress): Promise<SyncSummary> {
   const { logger } = deps;
   const outcome = await runSync<SourceRate, CheckedRates>(
@@ -50,7 +65,10 @@ export async function syncOfficialSpan(deps: SyncDeps, source: OfficialSource, s
       async store(checked, trx, fetchedAt) {
         const rates = createRatesStore(trx);
         const before = new Map((await rates.range(span.from, span.to)).map((r) => [r.date, r]));
+        const [lastDate, revisionsAfter] = await Promise.all([rates.lastStoredDate(), lastRevisionId(trx)]);
         const counts = await rates.upsert(checked.rows);
+        // In the same transaction: the webhooks' outbox says what changed exactly when the rates do.
+        await enqueueRateEvents(trx, { newDates: newDays(checked.rows, before, lastDate, fetchedAt), revisionsAfter }, fetchedAt);
         // In the same transaction: the log says what was read exactly when the rates say it.
         if (!deps.skipObservationLog) {
           await createProvenanceStore(trx).observe({

@@ -5,6 +5,7 @@
  * words of the 400 message) and an example address; the limits come from shared/. It lives with
  * the MCP server, the other way language models reach the API, which it describes too.
  */
+import { WEBHOOK_OPERATIONS } from '../http/routes/webhook-operations';
 import { z } from 'zod';
 import { LIMITS } from '../../shared/limits';
 import { PLAN_IDS, PLANS } from '../../shared/plans';
@@ -120,6 +121,11 @@ export function createLlmsTxt(routes: readonly Route[], { publicUrl, apiPrefix }
     '- Headers: `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` on every answer; `X-Quota-Limit`, `X-Quota-Remaining` and `X-Quota-Reset` on keyed ones.',
     '- Caching: answers carry a strong `ETag`; send it back in `If-None-Match` to get a 304, which is not counted against the quota.',
     ...tags.flatMap((tag) => ['', `## ${tag}`, '', ...routes.filter((r) => r.tag === tag).flatMap((r) => routeLines(r, base))]),
+    '',
+    '## Webhooks',
+    '',
+    ...WEBHOOK_OPERATIONS.map((op) => `- \`${op.method.toUpperCase()} ${op.path}\`: ${op.summary}. ${op.description}`),
+    '- Deliveries: a signed POST of `{ id, type, createdAt, data }` with `Webhook-Id`, `Webhook-Timestamp` and `Webhook-Signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` (Standard Webhooks; the key is the base64 after `whsec_`), retried for about a day; these routes count against the per-minute limit, not the quota.',
     '',
     '## Documents, formats and AI clients',
     '',

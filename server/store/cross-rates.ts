@@ -128,6 +128,12 @@ export function createCrossRatesStore(db: Knex) {
       return rows.map(toRow);
     },
 
+    /** The greatest date stored for a currency, or null. */
+    async lastDate(currency: string): Promise<string | null> {
+      const row = await db('cross_rates').where({ currency }).max<{ max: string | null }>('date as max').first();
+      return row?.max ?? null;
+    },
+
     /** The greatest date stored from `source` for a currency, or null. */
     async lastDateFrom(currency: string, source: RateSource): Promise<string | null> {
       const row = await db('cross_rates').where({ currency, source }).max<{ max: string | null }>('date as max').first();

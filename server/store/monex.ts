@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { RateSource } from '../../shared/currencies';
+import type { MonexSession } from '../../shared/types';
 
 export interface MonexInput {
   date: string;
@@ -21,6 +22,21 @@ export interface MonexInput {
 }
 
 export type MonexRow = MonexInput;
+
+/** A stored day as the API serves it (and as `monex.session` carries it). */
+export function sessionOf(row: MonexRow): MonexSession {
+  return {
+    date: row.date,
+    session: row.session,
+    average: row.average,
+    min: row.min,
+    max: row.max,
+    volume: row.volume,
+    volumeUnit: row.volumeUnit,
+    source: row.source,
+    fetchedAt: row.fetchedAt.toISOString(),
+  };
+}
 
 export interface MonexReading {
   route: string;

@@ -19,7 +19,7 @@ export interface CliResult {
 }
 
 /** Runs the command with `args` (asynchronously: the fake lives in this process). */
-export function runCli(command: 'sync' | 'keys', args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+export function runCli(command: 'sync' | 'keys' | 'webhooks', args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const [executable, ...commandArgs] = commandLine(command, args);
     const child = spawn(executable, commandArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });

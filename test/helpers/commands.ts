@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 
-export type CommandName = 'sync' | 'keys' | 'mcp';
+export type CommandName = 'sync' | 'keys' | 'mcp' | 'webhooks';
 
 /** The executable and its arguments that start `name` with `args`. */
 export function commandLine(name: CommandName, args: readonly string[] = []): [string, ...string[]] {

@@ -57,6 +57,17 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the webhook variables: two flags off by default, and a sealing key of at least 32 characters', () => {
+    expect(loadConfig({}).webhooks).toEqual({ allowHttp: false, allowPrivate: false, secretKey: null });
+    expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'TRUE', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_SECRET_KEY: 'k'.repeat(32) }).webhooks).toEqual({
+      allowHttp: true,
+      allowPrivate: true,
+      secretKey: 'k'.repeat(32),
+    });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'yes' })).toThrow(/WEBHOOK_ALLOW_HTTP must be true or false/);
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).toThrow(/WEBHOOK_SECRET_KEY must be at least 32 characters/);
+  });
+
   it('takes TRUST_PROXY as false, true (one proxy) or a number of proxies', () => {
     expect(['false', '0', 'true', '1', '2', 'TRUE'].map((TRUST_PROXY) => loadConfig({ TRUST_PROXY }).trustProxy)).toEqual([0, 0, 1, 1, 2, 1]);
   });

@@ -29,6 +29,20 @@ export interface HealthDeps {
   currenciesNeedToken: boolean;
   /** No BCCR_TOKEN: MONEX is not synced, which `reasons` says (the status stays ok). */
   monexNeedsToken: boolean;
+  /** The webhooks' outbox: how many deliveries wait, and since when the oldest due one. */
+  webhookQueue: () => Promise<{ pending: number; oldestDueAt: Date | null }>;
+  clock: () => Date;
+}
+
+/** A due delivery waiting longer than this means no worker is delivering (an attempt takes at most 10 s). */
+export const WEBHOOKS_STUCK_AFTER_MS = 5 * 60_000;
+
+/** Why the webhooks' queue looks stuck, in words, or null; a note beside the status, which it does not change. */
+export function webhookQueueReason(queue: { pending: number; oldestDueAt: Date | null }, now: Date): string | null {
+  if (!queue.oldestDueAt) return null;
+  const waited = now.getTime() - queue.oldestDueAt.getTime();
+  if (waited <= WEBHOOKS_STUCK_AFTER_MS) return null;
+  return `webhook deliveries are stuck: the oldest due one has waited ${Math.round(waited / 60_000)} minutes (${queue.pending} pending)`;
 }
 
 /** What a service without the central bank's token does not serve; a note, not a degradation. */
@@ -86,14 +100,28 @@ export function healthReasons(latestDate: string | null, today: string, last: La
   return reasons;
 }
 
-export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRatesChanged, currenciesNeedToken, monexNeedsToken }: HealthDeps): Route[] {
+export function healthRoutes({
+  rates,
+  syncRuns,
+  sync,
+  version,
+  startedAt,
+  onRatesChanged,
+  currenciesNeedToken,
+  monexNeedsToken,
+  webhookQueue,
+  clock,
+}: HealthDeps): Route[] {
   // The database's view, keyed by the day it was asked for (the day only changes at midnight).
-  const probes = new Map<string, () => Promise<[Awaited<ReturnType<RatesStore['latest']>>, string | null, LastSync]>>();
+  type Queue = Awaited<ReturnType<HealthDeps['webhookQueue']>>;
+  const probes = new Map<string, () => Promise<[Awaited<ReturnType<RatesStore['latest']>>, string | null, LastSync, Queue]>>();
   const probeFor = (today: string) => {
     let probe = probes.get(today);
     if (!probe) {
       probes.clear();
-      probe = sharedFor(1000, () => withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official'), sync.last()]), DATABASE_TIMEOUT_MS));
+      probe = sharedFor(1000, () =>
+        withinTimeout(Promise.all([rates.latest(today), syncRuns.lastSucceededAt('official'), sync.last(), webhookQueue()]), DATABASE_TIMEOUT_MS),
+      );
       probes.set(today, probe);
     }
     return probe();
@@ -105,7 +133,7 @@ export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRate
       tag: 'System',
       access: 'public',
       summary: 'Service health',
-      description: `"degraded" when the latest official date is more than ${STALE_AFTER_DAYS} days before today, or nothing is stored yet; \`reasons\` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one (the status stays ok). \`sync\` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.`,
+      description: `"degraded" when the latest official date is more than ${STALE_AFTER_DAYS} days before today, or nothing is stored yet; \`reasons\` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one, and it notes webhook deliveries waiting more than 5 minutes past their time (no worker delivering); neither note changes the status. \`sync\` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.`,
       query: {},
       response: HealthSchema,
       cache: false,
@@ -113,14 +141,19 @@ export function healthRoutes({ rates, syncRuns, sync, version, startedAt, onRate
       // the database at most once a second.
       rateLimit: false,
       handle: async (_, { today }) => {
-        const [latest, lastSyncAt, last] = await probeFor(today).catch((error: unknown) => {
+        const [latest, lastSyncAt, last, queue] = await probeFor(today).catch((error: unknown) => {
           throw new HttpError('SERVICE_UNAVAILABLE', 'Database unreachable', {}, error);
         });
         const latestDate = latest?.date ?? null;
         const reasons = healthReasons(latestDate, today, last);
         return {
           status: reasons.length === 0 ? ('ok' as const) : ('degraded' as const),
-          reasons: [...reasons, ...(currenciesNeedToken ? [CURRENCIES_NEED_TOKEN] : []), ...(monexNeedsToken ? [MONEX_NEEDS_TOKEN] : [])],
+          reasons: [
+            ...reasons,
+            ...(currenciesNeedToken ? [CURRENCIES_NEED_TOKEN] : []),
+            ...(monexNeedsToken ? [MONEX_NEEDS_TOKEN] : []),
+            ...[webhookQueueReason(queue, clock())].filter((r): r is string => r !== null),
+          ],
           database: 'up' as const,
           latestDate,
           lastSyncAt,

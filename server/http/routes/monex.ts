@@ -9,9 +9,9 @@ import { z } from 'zod';
 import { addDays, dayNumber } from '../../../shared/dates';
 import { LIMITS } from '../../../shared/limits';
 import { CalendarDaySchema, MonexSessionSchema } from '../../../shared/schemas';
-import type { CalendarDay, MonexSession } from '../../../shared/types';
+import type { CalendarDay } from '../../../shared/types';
 import { badRequest, notFound } from '../../errors';
-import type { MonexRow, MonexStore } from '../../store/monex';
+import { type MonexStore, sessionOf } from '../../store/monex';
 import type { RateSeries } from '../../store/series-reader';
 import { csvFormat } from '../formats/csv';
 import { date, integer } from '../params';
@@ -27,20 +27,6 @@ export interface MonexDeps {
   monex: Pick<MonexStore, 'range' | 'latestSession' | 'knownThrough'>;
   /** The official series, for the calendar's `referenceRate`. */
   dollar: Pick<RateSeries, 'range'>;
-}
-
-export function toSession(row: MonexRow): MonexSession {
-  return {
-    date: row.date,
-    session: row.session,
-    average: row.average,
-    min: row.min,
-    max: row.max,
-    volume: row.volume,
-    volumeUnit: row.volumeUnit,
-    source: row.source,
-    fetchedAt: row.fetchedAt.toISOString(),
-  };
 }
 
 /** ISO weekday, Monday = 1 … Sunday = 7 (1970-01-01 was a Thursday). */
@@ -65,7 +51,7 @@ export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {
       handle: async (_, { today }) => {
         const latest = await monex.latestSession(today);
         if (!latest) throw notFound(NOTHING_STORED);
-        return toSession(latest);
+        return sessionOf(latest);
       },
     }),
 
@@ -83,7 +69,7 @@ export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {
       formats: { csv: csvFormat },
       handle: async ({ date }) => {
         const [row] = await monex.range(date, date);
-        if (row) return toSession(row);
+        if (row) return sessionOf(row);
         const known = await monex.knownThrough();
         throw notFound(
           known === null
@@ -110,7 +96,7 @@ export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {
         const known = await monex.knownThrough();
         if (known === null) throw notFound(NOTHING_STORED);
         const to = known < today ? known : today;
-        return (await monex.range(addDays(to, -(days - 1)), to)).map(toSession);
+        return (await monex.range(addDays(to, -(days - 1)), to)).map(sessionOf);
       },
     }),
 
@@ -125,7 +111,7 @@ export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {
       response: z.array(MonexSessionSchema),
       example: { from: '2025-01-01', to: '2025-01-31' },
       formats: { csv: csvFormat },
-      handle: async ({ from, to }) => (await monex.range(from, to)).map(toSession),
+      handle: async ({ from, to }) => (await monex.range(from, to)).map(sessionOf),
     }),
 
     defineRoute({

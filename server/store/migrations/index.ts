@@ -15,6 +15,7 @@ import * as plainInstitutionNames from './009_plain_institution_names';
 import * as servedCounts from './010_served_counts';
 import * as crossRates from './011_cross_rates';
 import * as monex from './012_monex';
+import * as webhooks from './013_webhooks';
 import * as provisionalRates from './014_provisional_rates';
 
 interface Migration {
@@ -36,6 +37,7 @@ const migrations: Migration[] = [
   { name: '010_served_counts', ...servedCounts },
   { name: '011_cross_rates', ...crossRates },
   { name: '012_monex', ...monex },
+  { name: '013_webhooks', ...webhooks },
   { name: '014_provisional_rates', ...provisionalRates },
 ];
 

@@ -4,6 +4,7 @@
  * enumerations, the key scheme, every error code; and real answers, successes and errors, match
  * the schemas it gives for them.
  */
+import { WEBHOOK_OPERATIONS } from '../../../server/http/routes/webhook-operations';
 import { CURRENCY_CODES } from '../../../shared/currency-catalog';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import type { Route } from '../../../server/http/route';
@@ -84,12 +85,21 @@ describe('OpenAPI document', () => {
       expect(((await res.json()) as OpenApiDocument).servers).toEqual([{ url: t.api }]);
     });
 
-    it('documents exactly the routes the router has, each with GET only', () => {
+    it('documents exactly the routes the router has: the data routes with GET only, the webhook routes with their methods', () => {
       const routed = t.app.routes.map((r) => r.path);
       expect(new Set(routed).size).toBe(routed.length);
-      expect(Object.keys(doc.paths).sort()).toEqual([...routed].sort());
-      for (const [path, item] of Object.entries(doc.paths)) expect([path, Object.keys(item)]).toEqual([path, ['get']]);
-      const ids = Object.values(doc.paths).map((item) => item.get?.operationId);
+      const webhookPaths = [...new Set(WEBHOOK_OPERATIONS.map((op) => op.path))];
+      expect(Object.keys(doc.paths).sort()).toEqual([...routed, ...webhookPaths].sort());
+      for (const path of routed) expect([path, Object.keys(doc.paths[path] ?? {})]).toEqual([path, ['get']]);
+      for (const path of webhookPaths) {
+        expect([path, Object.keys(doc.paths[path] ?? {}).sort()]).toEqual([
+          path,
+          WEBHOOK_OPERATIONS.filter((op) => op.path === path)
+            .map((op) => op.method)
+            .sort(),
+        ]);
+      }
+      const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((operation) => (operation as { operationId?: string }).operationId));
       expect(new Set(ids).size).toBe(ids.length);
     });
 
