@@ -87,6 +87,6 @@ describe('npm start, signalled through npm', () => {
 it('runs every operator command the same way: npm starts node itself, with no shell between to swallow a signal', () => {
   const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const operatorCommands = Object.entries(scripts).filter(([, line]) => line.includes('scripts/run.mjs'));
-  expect(operatorCommands.map(([name]) => name).sort()).toEqual(['demo', 'keys', 'mcp', 'start', 'sync']);
+  expect(operatorCommands.map(([name]) => name).sort()).toEqual(['demo', 'keys', 'mcp', 'start', 'sync', 'webhooks']);
   for (const [, line] of operatorCommands) expect(line).toMatch(/^exec node scripts\/run\.mjs \w+$/);
 });
