@@ -471,6 +471,45 @@ export const MonexSessionSchema = z
     description: 'One day of MONEX, the central bank’s wholesale foreign exchange market. A day without a session has null figures: never carried forward.',
   });
 
+const monexValue = (description: string) => z.number().nullable().meta({ description });
+
+export const MonexValuesSchema = z
+  .object({
+    session: z.boolean(),
+    average: monexValue('Null without a session.'),
+    min: monexValue('Null without a session.'),
+    max: monexValue('Null without a session.'),
+    volume: monexValue('Null without a session.'),
+    source: rateSource,
+  })
+  .meta({ id: 'MonexValues', description: 'The figures of a MONEX day at one time.' });
+
+export const MonexRevisionSchema = z
+  .object({
+    date: isoDate,
+    before: MonexValuesSchema,
+    after: MonexValuesSchema,
+    observedAt: timestamp.meta({ description: 'When the figures before were read.' }),
+    replacedAt: timestamp.meta({ description: 'When the figures after replaced them.' }),
+  })
+  .meta({ id: 'MonexRevision', description: 'A MONEX day whose figures a later reading replaced.' });
+
+export const MonexProvenanceSchema = z
+  .object({
+    session: MonexSessionSchema,
+    upstream: z.string().meta({ description: 'Where the day was read, in words.', example: 'BCCR SDDE indicators 3439 3436 3437 3446' }),
+    firstSeenAt: timestamp.meta({
+      description:
+        'The first time the current figures were read from the day’s source (when nothing was published for the day, a weekend, when the day was stored).',
+    }),
+    lastConfirmedAt: timestamp.meta({ description: 'The last time any source gave the same figures again.' }),
+    observations: z
+      .int()
+      .meta({ description: 'How many readings the day has in all (a reading of unchanged figures counts again); 0 for a day nothing was published for.' }),
+    revisions: z.array(MonexRevisionSchema).meta({ description: 'The day’s revisions, oldest first; [] when never revised.' }),
+  })
+  .meta({ id: 'MonexProvenance', description: 'Where a stored MONEX day came from and how it changed.' });
+
 export const CalendarDaySchema = z
   .object({
     date: isoDate,

@@ -29,6 +29,8 @@ import type {
   PurposeCitationSchema,
   PurposeSchema,
   MonexSessionSchema,
+  MonexProvenanceSchema,
+  MonexRevisionSchema,
   CalendarDaySchema,
 } from './schemas';
 
@@ -65,4 +67,6 @@ export type Revision = z.infer<typeof RevisionSchema>;
 export type PurposeInfo = z.infer<typeof PurposeSchema>;
 export type PurposeCitation = z.infer<typeof PurposeCitationSchema>;
 export type MonexSession = z.infer<typeof MonexSessionSchema>;
+export type MonexRevision = z.infer<typeof MonexRevisionSchema>;
+export type MonexProvenance = z.infer<typeof MonexProvenanceSchema>;
 export type CalendarDay = z.infer<typeof CalendarDaySchema>;

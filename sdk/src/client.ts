@@ -10,6 +10,8 @@ import type {
   Health,
   Insights,
   MonexSession,
+  MonexProvenance,
+  MonexRevision,
   CalendarDay,
   MonthClose,
   PeriodStats,
@@ -305,6 +307,19 @@ export class ExchangeRateClient {
   /** `/monex/history`: every calendar day of the last `days` days of MONEX, sessions and days without one, ascending. */
   async getMonexHistory(params: MonexHistoryParams = {}, options?: RequestOptions): Promise<MonexSession[]> {
     return this.request('/monex/history', params, options);
+  }
+
+  /**
+   * `/monex/provenance?date=`: the stored MONEX day, where it was read, when its figures were first
+   * read and last confirmed, how many readings it has and its revisions (`NOT_FOUND` when the day is not stored).
+   */
+  async getMonexProvenance(date: DateInput, options?: RequestOptions): Promise<MonexProvenance> {
+    return this.request('/monex/provenance', { date }, options);
+  }
+
+  /** `/monex/revisions`: every revision of a MONEX day between `from` and `to` (at most 366 days apart), ascending; `[]` when none. */
+  async getMonexRevisions(from: DateInput, to: DateInput, options?: RequestOptions): Promise<MonexRevision[]> {
+    return this.request('/monex/revisions', { from, to }, options);
   }
 
   /** `/monex/range`: every known day of MONEX with from <= date <= to (at most 366 days apart), ascending. */

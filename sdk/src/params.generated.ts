@@ -358,6 +358,35 @@ export interface RouteParams {
     to: DateInput;
   };
   /**
+   * Where a MONEX day came from (`GET /monex/provenance`).
+   *
+   * The stored day, where it was read (in words), when its figures were first read and last confirmed, how many readings the day has, and its revisions (oldest first). A weekend, published as nothing, has no reading: 0 observations, first seen when it was stored. 404 for a day not stored.
+   */
+  '/monex/provenance': {
+    /**
+     * The day, YYYY-MM-DD.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    date: DateInput;
+  };
+  /**
+   * The revisions of the MONEX days of a span (`GET /monex/revisions`).
+   *
+   * Every revision of a MONEX day between from and to (at most 366 days apart), ascending by day, then by time: the figures before, the figures after, when the figures before were read and when they were replaced; [] when none.
+   */
+  '/monex/revisions': {
+    /**
+     * First day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    from: DateInput;
+    /**
+     * Last day, inclusive.
+     * A `YYYY-MM-DD` day, or a `Date` (sent as its calendar day in Costa Rica).
+     */
+    to: DateInput;
+  };
+  /**
    * The market calendar (`GET /calendar`).
    *
    * Every calendar day of from..to (at most 366 days apart) or of a year: its ISO weekday, whether MONEX held a session (null for a day not known yet, e.g. the future), and whether the official USD rate of that date is stored.
@@ -405,7 +434,7 @@ export interface RouteParams {
   /**
    * Service health (`GET /health`).
    *
-   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one (the status stays ok). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
+   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one, and it notes webhook deliveries waiting more than 5 minutes past their time (no worker delivering); neither note changes the status. `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
    */
   '/health': Record<string, never>;
 }
@@ -434,6 +463,8 @@ export const QUERY_NAMES = {
   '/monex': ['date'],
   '/monex/history': ['days'],
   '/monex/range': ['from', 'to'],
+  '/monex/provenance': ['date'],
+  '/monex/revisions': ['from', 'to'],
   '/calendar': ['from', 'to', 'year'],
   '/insights': ['days', 'locale'],
   '/usage': [],

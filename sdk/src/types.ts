@@ -36,6 +36,8 @@ export type {
   PurposeInfo,
   PurposeCitation,
   MonexSession,
+  MonexProvenance,
+  MonexRevision,
   CalendarDay,
 } from '../../shared/types';
 export type { ErrorCode } from '../../shared/errors';

@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import type { RateSource } from '../../shared/currencies';
 import type { MonexSession } from '../../shared/types';
+import type { MonexObservation } from '../domain/monex-provenance';
 
 export interface MonexInput {
   date: string;
@@ -54,6 +55,13 @@ export interface MonexRevision {
   after: Pick<MonexRow, 'session' | 'average' | 'min' | 'max' | 'volume' | 'source'>;
   observedAt: string;
   replacedAt: string;
+}
+
+/** A stored day with its readings (oldest first) and its revisions (oldest first). */
+export interface MonexDayLog {
+  row: MonexRow;
+  observations: MonexObservation[];
+  revisions: MonexRevision[];
 }
 
 export interface WrittenSessions {
@@ -152,6 +160,37 @@ export function createMonexStore(db: Knex) {
     async range(from: string, to: string): Promise<MonexRow[]> {
       const rows = (await db('monex_sessions').select(COLUMNS).whereBetween('date', [from, to]).orderBy('date')) as Row[];
       return rows.map(toRow);
+    },
+
+    /** A stored day with its readings and revisions, read in one transaction; null when the day is not stored. */
+    async ofDay(date: string): Promise<MonexDayLog | null> {
+      return db.transaction(async (trx) => {
+        const row = (await trx('monex_sessions').select(COLUMNS).where({ date }).first()) as Row | undefined;
+        if (!row) return null;
+        const observations = (await trx('monex_observations')
+          .select('source', 'upstream', 'reading', 'first_seen_at', 'last_confirmed_at', 'count')
+          .where({ date })
+          .orderBy([{ column: 'first_seen_at' }, { column: 'route' }])) as Array<{
+          source: RateSource;
+          upstream: string;
+          reading: string;
+          first_seen_at: Date;
+          last_confirmed_at: Date;
+          count: number;
+        }>;
+        return {
+          row: toRow(row),
+          observations: observations.map((o) => ({
+            source: o.source,
+            upstream: o.upstream,
+            reading: o.reading,
+            firstSeenAt: o.first_seen_at.toISOString(),
+            lastConfirmedAt: o.last_confirmed_at.toISOString(),
+            count: o.count,
+          })),
+          revisions: await createMonexStore(trx).revisions(date, date),
+        };
+      });
     },
 
     /** The latest day with a session, not after `today`. */

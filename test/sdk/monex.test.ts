@@ -1,9 +1,9 @@
 /**
  * The SDK's MONEX and calendar methods (from its source) against the real server in-process:
  * each returns the route's data, typed as the shared types say, takes a `Date`, and turns a day
- * not known yet into NOT_FOUND and a bad calendar request into BAD_REQUEST.
+ * not known yet into NOT_FOUND and a bad calendar request into BAD_REQUEST; provenance and revisions too.
  */
-import { ExchangeRateClient, ExchangeRateError, type CalendarDay, type MonexSession } from '../../sdk/src';
+import { ExchangeRateClient, ExchangeRateError, type CalendarDay, type MonexProvenance, type MonexRevision, type MonexSession } from '../../sdk/src';
 import { createMonexStore, type MonexInput } from '../../server/store/monex';
 import { rate, startTestApp, type TestApp } from '../helpers/app';
 
@@ -55,6 +55,33 @@ describe('the MONEX methods', () => {
       { date: '2025-01-17', weekday: 5, session: null, referenceRate: false },
     ]);
     expect(await client.getCalendar({ year: 2025 })).toHaveLength(365);
+  });
+
+  it('getMonexProvenance and getMonexRevisions give the routes’ data, with strings and Dates', async () => {
+    // Written outside a sync: no reading logged, so the indicators and the row's fetch time are all there is to say.
+    const provenance: MonexProvenance = await client.getMonexProvenance('2025-01-14');
+    expect(provenance).toEqual({
+      session: { ...day('2025-01-14', 506), fetchedAt: NOW.toISOString() },
+      upstream: 'BCCR SDDE indicators 3439 3436 3437 3446',
+      firstSeenAt: NOW.toISOString(),
+      lastConfirmedAt: NOW.toISOString(),
+      observations: 0,
+      revisions: [],
+    });
+    // A correction and its undoing: two revisions, and the day as it was for the other tests.
+    const store = createMonexStore(t.database.db);
+    await store.writeSessions([day('2025-01-14', 506.5)]);
+    await store.writeSessions([day('2025-01-14', 506)]);
+    await t.changes.ratesChanged();
+    const revisions: MonexRevision[] = await client.getMonexRevisions('2025-01-01', new Date('2025-01-16T18:00:00Z'));
+    expect(revisions).toEqual(await raw('/monex/revisions?from=2025-01-01&to=2025-01-16'));
+    expect(revisions.map((r) => [r.date, r.before.average, r.after.average])).toEqual([
+      ['2025-01-14', 506, 506.5],
+      ['2025-01-14', 506.5, 506],
+    ]);
+    expect((await client.getMonexProvenance(new Date('2025-01-14T12:00:00Z'))).revisions).toEqual(revisions);
+    await expect(client.getMonexProvenance('2025-01-17')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(client.getMonexRevisions('2025-01-16', '2025-01-01')).rejects.toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 
   it('a day not known yet is NOT_FOUND, a bad calendar request BAD_REQUEST', async () => {

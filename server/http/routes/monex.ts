@@ -1,15 +1,17 @@
 /**
  * MONEX, the central bank's wholesale market, and the market calendar: one day, the latest
- * session, the last days, a span, and per calendar day whether MONEX sat and whether the official
- * rate is stored. A day without a session answers `session: false` with null figures, never the
+ * session, the last days, a span, where a day came from and how it changed (its provenance, the
+ * revisions of a span), and per calendar day whether MONEX sat and whether the official rate is stored. A day without a session answers `session: false` with null figures, never the
  * figures of another day; a day the sync has not reached yet is unknown (404, or `session: null`
  * in the calendar).
  */
 import { z } from 'zod';
 import { addDays, dayNumber } from '../../../shared/dates';
 import { LIMITS } from '../../../shared/limits';
-import { CalendarDaySchema, MonexSessionSchema } from '../../../shared/schemas';
-import type { CalendarDay } from '../../../shared/types';
+import { MONEX_INDICATORS } from '../../../shared/monex';
+import { CalendarDaySchema, MonexProvenanceSchema, MonexRevisionSchema, MonexSessionSchema } from '../../../shared/schemas';
+import type { CalendarDay, MonexProvenance } from '../../../shared/types';
+import { summarizeMonexObservations } from '../../domain/monex-provenance';
 import { badRequest, notFound } from '../../errors';
 import { type MonexStore, sessionOf } from '../../store/monex';
 import type { RateSeries } from '../../store/series-reader';
@@ -24,7 +26,7 @@ const { history, range } = LIMITS;
 const YEARS = { min: 1983, max: 2100 } as const;
 
 export interface MonexDeps {
-  monex: Pick<MonexStore, 'range' | 'latestSession' | 'knownThrough'>;
+  monex: Pick<MonexStore, 'range' | 'latestSession' | 'knownThrough' | 'ofDay' | 'revisions'>;
   /** The official series, for the calendar's `referenceRate`. */
   dollar: Pick<RateSeries, 'range'>;
 }
@@ -33,6 +35,9 @@ export interface MonexDeps {
 export function isoWeekday(day: string): number {
   return ((((dayNumber(day) + 3) % 7) + 7) % 7) + 1;
 }
+
+/** Where a day no reading of which was logged came from (one written outside a sync), in words. */
+const INDICATORS_READ = `BCCR SDDE indicators ${MONEX_INDICATORS.average} ${MONEX_INDICATORS.min} ${MONEX_INDICATORS.max} ${MONEX_INDICATORS.volume}`;
 
 const NOTHING_STORED = 'No MONEX day has been stored yet: MONEX is read with the central bank’s token (BCCR_TOKEN)';
 
@@ -112,6 +117,46 @@ export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {
       example: { from: '2025-01-01', to: '2025-01-31' },
       formats: { csv: csvFormat },
       handle: async ({ from, to }) => (await monex.range(from, to)).map(sessionOf),
+    }),
+
+    defineRoute({
+      path: '/monex/provenance',
+      tag: TAG,
+      access: 'key',
+      summary: 'Where a MONEX day came from',
+      description:
+        'The stored day, where it was read (in words), when its figures were first read and last confirmed, how many readings the day has, and its revisions (oldest first). A weekend, published as nothing, has no reading: 0 observations, first seen when it was stored. 404 for a day not stored.',
+      query: { date: date('The day, YYYY-MM-DD.') },
+      response: MonexProvenanceSchema,
+      example: { date: '2025-01-15' },
+      notFound: 'The day is not stored.',
+      // A sync that reads the same figures again moves lastConfirmedAt without changing any day: never kept.
+      cache: false,
+      handle: async ({ date }): Promise<MonexProvenance> => {
+        const day = await monex.ofDay(date);
+        if (!day) throw notFound(`MONEX of ${date} is not stored`);
+        const session = sessionOf(day.row);
+        return {
+          session,
+          ...summarizeMonexObservations(session, day.observations, INDICATORS_READ),
+          revisions: day.revisions,
+        };
+      },
+    }),
+
+    defineRoute({
+      path: '/monex/revisions',
+      tag: TAG,
+      access: 'key',
+      summary: 'The revisions of the MONEX days of a span',
+      description: `Every revision of a MONEX day between from and to (at most ${range.maxSpanDays} days apart), ascending by day, then by time: the figures before, the figures after, when the figures before were read and when they were replaced; [] when none.`,
+      query: { from: date('First day, inclusive.'), to: date('Last day, inclusive.') },
+      check: (query) => checkFromTo(query, range.maxSpanDays),
+      response: z.array(MonexRevisionSchema),
+      example: { from: '2025-01-01', to: '2025-01-31' },
+      formats: { csv: csvFormat },
+      // Revisions change only with the days, and every change of days drops every kept answer.
+      handle: ({ from, to }) => monex.revisions(from, to),
     }),
 
     defineRoute({

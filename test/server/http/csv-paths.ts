@@ -19,5 +19,6 @@ export const CSV_PATHS = [
   '/monex',
   '/monex/history',
   '/monex/range',
+  '/monex/revisions',
   '/calendar',
 ];
