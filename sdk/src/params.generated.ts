@@ -405,7 +405,7 @@ export interface RouteParams {
   /**
    * Service health (`GET /health`).
    *
-   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one (the status stays ok). `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
+   * "degraded" when the latest official date is more than 3 days before today, or nothing is stored yet; `reasons` then says why in words (the data's age, a sync running or failed); without BCCR_TOKEN it also notes that other currencies and MONEX need one, and it notes webhook deliveries waiting more than 5 minutes past their time (no worker delivering); neither note changes the status. `sync` is the last run of the official sync (its state, its error in one line, when it ended) and when this instance tries next.
    */
   '/health': Record<string, never>;
 }
