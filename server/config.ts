@@ -41,6 +41,11 @@ export interface Config {
     readonly allowPrivate: boolean;
     /** WEBHOOK_SECRET_KEY: what seals the subscriptions' secrets (store/webhook-key.ts says the default). */
     readonly secretKey: string | null;
+    /**
+     * WEBHOOK_LEASE_SECONDS: how long a claimed delivery stays with the process that claimed it. A
+     * process killed while sending leaves it to the next one (itself after a restart) this long after.
+     */
+    readonly leaseSeconds: number;
   };
   /** What the privacy, terms and add-on pages tell people: the operator's contact and how to get the add-on. */
   readonly publishing: Publishing;
@@ -135,6 +140,17 @@ function secretKey(env: Env): string | null {
   return raw;
 }
 
+/** Longer than an attempt (10 s) and the writing of its outcome, so that no delivery is sent twice at once. */
+export const MIN_WEBHOOK_LEASE_SECONDS = 12;
+export const DEFAULT_WEBHOOK_LEASE_SECONDS = 60;
+
+function leaseSeconds(env: Env): number {
+  const raw = optional(env, 'WEBHOOK_LEASE_SECONDS') ?? String(DEFAULT_WEBHOOK_LEASE_SECONDS);
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < MIN_WEBHOOK_LEASE_SECONDS || Number(raw) > 3600)
+    throw new ConfigError('WEBHOOK_LEASE_SECONDS', `must be a whole number of seconds from ${MIN_WEBHOOK_LEASE_SECONDS} to 3600 (got "${raw}")`);
+  return Number(raw);
+}
+
 function email(env: Env, name: string): string | null {
   const raw = optional(env, name);
   // One address, no display name: it is written into pages as a mailto: link.
@@ -215,6 +231,11 @@ export function loadConfig(env: Env = process.env): Config {
       addonListingUrl: optionalHttps(env, 'ADDON_LISTING_URL'),
       addonTemplateUrl: optionalHttps(env, 'ADDON_TEMPLATE_URL'),
     }),
-    webhooks: Object.freeze({ allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'), allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'), secretKey: secretKey(env) }),
+    webhooks: Object.freeze({
+      allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
+      allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+      secretKey: secretKey(env),
+      leaseSeconds: leaseSeconds(env),
+    }),
   });
 }

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   else logger.info({ from: sealKey.origin }, 'webhook secrets are sealed with a key from the %s', sealKey.origin);
   const policy = { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate };
   // Every server delivers: on PostgreSQL the rows are shared out by SKIP LOCKED; the embedded database has this one server.
-  const webhooks = createWebhookWorker({ db, logger, clock: () => new Date(), sealKey: sealKey.key, policy });
+  const webhooks = createWebhookWorker({ db, logger, clock: () => new Date(), sealKey: sealKey.key, policy, leaseMs: config.webhooks.leaseSeconds * 1000 });
   changes.onRatesChanged(() => webhooks.nudge());
   const app = createApp({
     ...servingDeps(config, runtime),

@@ -239,7 +239,14 @@ function webhookPaths(): Record<string, Record<string, Json>> {
         summary: op.summary,
         description: op.description,
         parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-        ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body) } } } } : {}),
+        ...(op.body
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: jsonSchema(op.body), ...(op.example ? { example: op.example } : {}) } },
+              },
+            }
+          : {}),
         responses,
       },
     };

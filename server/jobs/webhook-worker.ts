@@ -30,6 +30,12 @@ export interface WebhookWorkerDeps {
   /** How often an idle worker looks for due deliveries. */
   pollMs?: number;
   timeoutMs?: number;
+  /**
+   * How long a claimed delivery stays this worker's (config: WEBHOOK_LEASE_SECONDS): longer than an
+   * attempt can take, so a row is never sent twice at once; a worker that died lets it go after this.
+   * Default: six attempts' timeout.
+   */
+  leaseMs?: number;
 }
 
 export interface WebhookWorker {
@@ -68,8 +74,8 @@ export function createWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const store = createWebhooksStore(deps.db);
   const random = deps.random ?? Math.random;
   const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  // Longer than an attempt can take, so a row is never sent twice at once; a worker that died lets it go after this.
-  const leaseMs = timeoutMs * 6;
+  const leaseMs = deps.leaseMs ?? timeoutMs * 6;
+  if (leaseMs <= timeoutMs) throw new Error(`a webhook lease of ${leaseMs} ms would let a delivery be sent again while an attempt (${timeoutMs} ms) runs`);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;

@@ -58,12 +58,16 @@ describe('loadConfig', () => {
   });
 
   it('reads the webhook variables: two flags off by default, and a sealing key of at least 32 characters', () => {
-    expect(loadConfig({}).webhooks).toEqual({ allowHttp: false, allowPrivate: false, secretKey: null });
+    expect(loadConfig({}).webhooks).toEqual({ allowHttp: false, allowPrivate: false, secretKey: null, leaseSeconds: 60 });
     expect(loadConfig({ WEBHOOK_ALLOW_HTTP: 'TRUE', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_SECRET_KEY: 'k'.repeat(32) }).webhooks).toEqual({
       allowHttp: true,
       allowPrivate: true,
       secretKey: 'k'.repeat(32),
+      leaseSeconds: 60,
     });
+    expect(loadConfig({ WEBHOOK_LEASE_SECONDS: '12' }).webhooks.leaseSeconds).toBe(12);
+    for (const bad of ['11', '3601', '1.5', 'soon'])
+      expect(() => loadConfig({ WEBHOOK_LEASE_SECONDS: bad })).toThrow(/WEBHOOK_LEASE_SECONDS must be a whole number of seconds from 12 to 3600/);
     expect(() => loadConfig({ WEBHOOK_ALLOW_HTTP: 'yes' })).toThrow(/WEBHOOK_ALLOW_HTTP must be true or false/);
     expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).toThrow(/WEBHOOK_SECRET_KEY must be at least 32 characters/);
   });

@@ -25,7 +25,8 @@ export function withDocuments(routes: readonly Route[], { version, publicUrl }: 
       access: 'public',
       raw: true,
       summary: 'A Postman collection (v2.1) of every endpoint',
-      description: 'Variables {{baseUrl}} and {{apiKey}}; each request tests that the answer has success === true. Runs as is with Newman.',
+      description:
+        'Variables {{baseUrl}} and {{apiKey}} ({{webhookUrl}}: the receiver the webhook requests subscribe); each request tests that it succeeded. Runs as is with Newman.',
       query: {},
       response: Document,
       handle: async () => postman,

@@ -84,6 +84,8 @@ export interface WebhookOperation {
   summary: string;
   description: string;
   body?: z.ZodType;
+  /** A body the route accepts: the OpenAPI document shows it and the Postman collection sends it. */
+  example?: Record<string, unknown>;
   /** The success status and its data (none for a 204). */
   status: 200 | 201 | 202 | 204;
   response?: z.ZodType;
@@ -98,6 +100,12 @@ export const WEBHOOK_OPERATIONS: readonly WebhookOperation[] = [
     summary: 'Subscribe a URL to events',
     description: `The URL is checked now (https, and every address it resolves to public) and again at each delivery. At most ${MAX_SUBSCRIPTIONS_PER_KEY} subscriptions per key. The secret signs every delivery (Standard Webhooks) and is shown in this answer only.`,
     body: CreateWebhookSchema,
+    example: {
+      url: 'https://example.com/hooks/crc-rates',
+      events: ['rate.published', 'threshold.crossed'],
+      currency: 'USD',
+      threshold: { side: 'sell', above: 520 },
+    },
     status: 201,
     response: CreatedWebhookSchema,
   },

@@ -103,6 +103,16 @@ describe('OpenAPI document', () => {
       expect(new Set(ids).size).toBe(ids.length);
     });
 
+    it('shows each webhook body example, one its own schema accepts', () => {
+      const withExample = WEBHOOK_OPERATIONS.filter((op) => op.example);
+      expect(withExample.map((op) => op.id)).toEqual(['create']);
+      for (const op of withExample) {
+        const operation = doc.paths[op.path]?.[op.method] as { requestBody?: { content: Record<string, { example?: unknown }> } } | undefined;
+        expect(operation?.requestBody?.content['application/json']?.example).toEqual(op.example);
+        expect(op.body?.safeParse(op.example).success).toBe(true);
+      }
+    });
+
     it('documents no path the server does not answer', async () => {
       for (const path of Object.keys(doc.paths)) {
         const res = await fetch(`${t.api}${path}`, { headers: { 'x-api-key': t.key } });
