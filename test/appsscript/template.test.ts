@@ -133,7 +133,7 @@ describe('--dry-run', () => {
       CRC_RATES_GOOGLE_API_BASE: '',
     });
     const plan = lines(stdout);
-    expect(plan[0]).toMatch(/^addon:build: .* Code\.js \(15 entry points\), Sidebar\.html, appsscript\.json$/);
+    expect(plan[0]).toMatch(/^addon:build: .* Code\.js \(16 entry points\), Sidebar\.html, appsscript\.json$/);
     expect(plan).toContain('addon:build: default API address https://rates.example.com/api/v1; urlFetchWhitelist https://rates.example.com/');
     expect(plan).toContain(
       'addon:template: would create the spreadsheet "CRC Rates · tipo de cambio BCCR": POST https://sheets.googleapis.com/v4/spreadsheets',

@@ -109,7 +109,7 @@ it("installs with npm from a packed tarball and with the README's install line, 
       [
         'package/README.md',
         'package/package.json',
-        ...['abort', 'base-url', 'client', 'dates', 'errors', 'index', 'params', 'params.generated', 'types'].flatMap((m) => [
+        ...['abort', 'base-url', 'client', 'dates', 'errors', 'index', 'params', 'params.generated', 'types', 'webhooks'].flatMap((m) => [
           `package/dist/${m}.d.mts`,
           `package/dist/${m}.d.ts`,
         ]),

@@ -119,6 +119,8 @@ describe('npm start without a reachable upstream', () => {
       BCCR_API_URL: upstream,
       BCCR_SITE_API_URL: upstream,
       HACIENDA_URL: upstream,
+      // As an operator sets it on PostgreSQL (without it the server warns that it derives one).
+      WEBHOOK_SECRET_KEY: 'a webhook sealing key of thirty-two characters or more',
     };
     const child = spawn(process.execPath, ['scripts/run.mjs', 'main'], { cwd: ROOT, env });
     const log = logOf(child);
