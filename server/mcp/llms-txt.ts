@@ -130,7 +130,7 @@ export function createLlmsTxt(routes: readonly Route[], { publicUrl, apiPrefix }
     '## Documents, formats and AI clients',
     '',
     `- [OpenAPI 3.1 document](${base}/openapi.json): every route, parameter, answer schema and error, machine-readable.`,
-    `- [Postman collection](${base}/postman.json): one request per route, variables \`{{baseUrl}}\` and \`{{apiKey}}\`; runs with Newman.`,
+    `- [Postman collection](${base}/postman.json): one request per route, variables \`{{baseUrl}}\` and \`{{apiKey}}\` (and \`{{webhookUrl}}\`, your receiver, for the webhook requests); runs with Newman.`,
     `- [API reference](${publicUrl}/docs): the OpenAPI document in Swagger UI.`,
     ...formatLines(routes),
     `- MCP (Model Context Protocol): \`POST ${base}${MCP_PATH}\` (Streamable HTTP, the key in \`x-api-key\`; every tool call counts as one request, alone or in a batch of at most ${LIMITS.mcp.batch} messages), or \`npm run mcp\` in a checkout of the project (stdio; reads \`${KEY_VARIABLE}\` and \`${BASE_URL_VARIABLE}\` and calls this REST API). Tools: ${TOOLS.map((tool) => `\`${tool.name}\` (\`${tool.path}\`)`).join(', ')}.`,
