@@ -4,7 +4,7 @@ import { LIMITS } from '../../../shared/limits';
 import { ProvenanceSchema, RevisionSchema } from '../../../shared/schemas';
 import { type Lang, LANGS } from '../../../shared/languages';
 import { DOLLAR, derivedCurrency, type DerivedCurrency } from '../../../shared/currency-catalog';
-import type { Provenance, Revision } from '../../../shared/types';
+import type { ExchangeRate, Provenance, Revision } from '../../../shared/types';
 import { derivedDayRevisions, derivedSpanRevisions } from '../../domain/derived-provenance';
 import { recordDigest, summarizeObservations } from '../../domain/provenance';
 import { createCrossRatesStore } from '../../store/cross-rates';
@@ -36,6 +36,12 @@ export interface ProvenancePage {
 }
 
 const earliest = (a: string, b: string) => (b < a ? b : a);
+
+/** The dollar's day as an input of a derived (or provisional) one: its values and its own log. */
+function dollarInput(record: Pick<ExchangeRate, 'buy' | 'sell' | 'source'>, dollar: ReturnType<typeof summarizeObservations>) {
+  const { upstream, firstSeenAt, lastConfirmedAt, observations } = dollar;
+  return { buy: record.buy, sell: record.sell, source: record.source, upstream, firstSeenAt, lastConfirmedAt, observations };
+}
 const latest = (a: string, b: string) => (b > a ? b : a);
 
 export function provenanceRoutes({ db, currencies, onObservationsChanged, page }: ProvenanceDeps): Route[] {
@@ -66,15 +72,7 @@ export function provenanceRoutes({ db, currencies, onObservationsChanged, page }
       ...(dollarDay && dollar
         ? {
             inputs: {
-              dollar: {
-                buy: dollarDay.record.buy,
-                sell: dollarDay.record.sell,
-                source: dollarDay.record.source,
-                upstream: dollar.upstream,
-                firstSeenAt: dollar.firstSeenAt,
-                lastConfirmedAt: dollar.lastConfirmedAt,
-                observations: dollar.observations,
-              },
+              dollar: dollarInput(dollarDay.record, dollar),
               cross: {
                 indicator: currency.indicator,
                 quote: currency.quote,
@@ -118,15 +116,7 @@ export function provenanceRoutes({ db, currencies, onObservationsChanged, page }
       revisions: derivedDayRevisions(currency, { dollar: dollarDay.record, published, source: record.source }, crossLog.revisions, dollarDay.revisions),
       digest: recordDigest(record),
       inputs: {
-        dollar: {
-          buy: dollarDay.record.buy,
-          sell: dollarDay.record.sell,
-          source: dollarDay.record.source,
-          upstream: dollar.upstream,
-          firstSeenAt: dollar.firstSeenAt,
-          lastConfirmedAt: dollar.lastConfirmedAt,
-          observations: dollar.observations,
-        },
+        dollar: dollarInput(dollarDay.record, dollar),
         cross: {
           indicator: currency.indicator,
           quote: currency.quote,
