@@ -105,27 +105,16 @@ export function createMetrics({
     },
   });
 
-  // One child per label set, found by route, then status, then method, with nothing made per
-  // request: prom-client hashes a label object on every call otherwise (which cost more than the
-  // rest of the metrics and log together), and a key of the three would be a new string each time.
-  type Child = { count: Counter.Internal; duration: Histogram.Internal<Label> };
-  const children = new Map<string, Map<number, Map<string, Child>>>();
-  const childOf = (method: string, route: string, status: number): Child => {
-    let byStatus = children.get(route);
-    if (!byStatus) {
-      byStatus = new Map();
-      children.set(route, byStatus);
-    }
-    let byMethod = byStatus.get(status);
-    if (!byMethod) {
-      byMethod = new Map();
-      byStatus.set(status, byMethod);
-    }
-    let child = byMethod.get(method);
+  // One child per label set, found by a plain key: prom-client hashes the label object on every
+  // call otherwise, which cost more per request than the rest of the metrics and log together.
+  const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<Label> }>();
+  const childOf = (method: string, route: string, status: number) => {
+    const id = `${method} ${route} ${status}`;
+    let child = children.get(id);
     if (!child) {
       const labels = { method, route, status: String(status) };
       child = { count: requests.labels(labels), duration: durations.labels(labels) };
-      byMethod.set(method, child);
+      children.set(id, child);
     }
     return child;
   };
