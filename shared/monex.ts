@@ -17,6 +17,9 @@ export const MONEX_INDICATORS = {
   volume: '3446',
 } as const;
 
+/** Where a session is read, in words, as provenance names it: `BCCR SDDE indicators 3439 3436 3437 3446`. */
+export const MONEX_UPSTREAM = `BCCR SDDE indicators ${MONEX_INDICATORS.average} ${MONEX_INDICATORS.min} ${MONEX_INDICATORS.max} ${MONEX_INDICATORS.volume}`;
+
 export type MonexFigure = keyof typeof MONEX_INDICATORS;
 export const MONEX_FIGURES = Object.keys(MONEX_INDICATORS) as MonexFigure[];
 

@@ -13,7 +13,7 @@
  * stored on its own so an interrupted backfill resumes where it stopped.
  */
 import { addDays, calendarDay } from '../../shared/dates';
-import { MONEX_INDICATORS } from '../../shared/monex';
+import { MONEX_UPSTREAM } from '../../shared/monex';
 import { classifyMonexDay } from '../domain/monex';
 import type { MonexPoint, MonexSource } from '../sources/bccr-monex';
 import { LOCKS, withAdvisoryLock } from '../store/locks';
@@ -33,8 +33,6 @@ export interface MonexRunSummary extends SyncSummary {
   /** The dates stored for the first time or with other figures (a `monex.session` event each, once events exist). */
   changed: string[];
 }
-
-const INDICATOR_WORDS = `indicators ${MONEX_INDICATORS.average} ${MONEX_INDICATORS.min} ${MONEX_INDICATORS.max} ${MONEX_INDICATORS.volume}`;
 
 /**
  * Pure: what of an answer is stored and what is refused; the days between the first and the last
@@ -77,7 +75,7 @@ export function checkMonex(answer: readonly MonexPoint[], span: Span, today: str
 
 export async function syncMonexSpan(deps: SyncDeps, source: MonexSource, span: Span): Promise<MonexRunSummary> {
   const { logger } = deps;
-  const upstream = `${source.provider === 'DEMO' ? 'Simulated ' : ''}BCCR SDDE ${INDICATOR_WORDS}`;
+  const upstream = `${source.provider === 'DEMO' ? 'Simulated ' : ''}${MONEX_UPSTREAM}`;
   let changed: string[] = [];
   const outcome = await runSync<MonexPoint, CheckedMonex>(
     deps,

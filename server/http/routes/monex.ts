@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { addDays, dayNumber } from '../../../shared/dates';
 import { LIMITS } from '../../../shared/limits';
-import { MONEX_INDICATORS } from '../../../shared/monex';
+import { MONEX_UPSTREAM } from '../../../shared/monex';
 import { CalendarDaySchema, MonexProvenanceSchema, MonexRevisionSchema, MonexSessionSchema } from '../../../shared/schemas';
 import type { CalendarDay, MonexProvenance } from '../../../shared/types';
 import { summarizeMonexObservations } from '../../domain/monex-provenance';
@@ -37,7 +37,6 @@ export function isoWeekday(day: string): number {
 }
 
 /** Where a day no reading of which was logged came from (one written outside a sync), in words. */
-const INDICATORS_READ = `BCCR SDDE indicators ${MONEX_INDICATORS.average} ${MONEX_INDICATORS.min} ${MONEX_INDICATORS.max} ${MONEX_INDICATORS.volume}`;
 
 const NOTHING_STORED = 'No MONEX day has been stored yet: MONEX is read with the central bank’s token (BCCR_TOKEN)';
 
@@ -138,7 +137,7 @@ export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {
         const session = sessionOf(day.row);
         return {
           session,
-          ...summarizeMonexObservations(session, day.observations, INDICATORS_READ),
+          ...summarizeMonexObservations(session, day.observations, MONEX_UPSTREAM),
           revisions: day.revisions,
         };
       },
