@@ -191,6 +191,29 @@ it('private and http targets are refused by default, at creation and at delivery
   ]);
 });
 
+it('the webhook routes count against the per-minute limit, not the quota', async () => {
+  const used = async () => ((await call(t.api, t.key, 'GET', '/usage')).body.data as { used: number }).used;
+  const before = await used();
+  const limitLeft: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const response = await fetch(`${t.api}/webhooks`, { headers: { 'x-api-key': t.key } });
+    expect(response.status).toBe(200);
+    limitLeft.push(Number(response.headers.get('x-ratelimit-remaining')));
+  }
+  // Each call took one of the minute's requests, and none of the month's.
+  expect(limitLeft[1]).toBe((limitLeft[0] as number) - 1);
+  expect(limitLeft[2]).toBe((limitLeft[0] as number) - 2);
+  // A data route, for contrast, is counted: once its count is written (counts are written after the
+  // answer, in order), the webhook calls made before it would show too, had they been counted.
+  expect((await call(t.api, t.key, 'GET', '/currencies')).status).toBe(200);
+  let after = await used();
+  for (let i = 0; i < 50 && after === before; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    after = await used();
+  }
+  expect(after).toBe(before + 1);
+});
+
 it('a key has at most 10 subscriptions: the 11th is a 400 that says so; bad bodies are 400s naming the field', async () => {
   for (let i = 0; i < 10; i++) await subscribe({});
   const eleventh = await call(t.api, t.key, 'POST', '/webhooks', { url: receiver.url, events: ['rate.published'] });
