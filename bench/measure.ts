@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import type { KeyRing } from './keys';
+import { openLoop } from './open-loop';
 import { cpuMicros, memoryMb } from './processes';
 import { ACCEPT_ENCODING, type Workload } from './workloads';
 
@@ -59,8 +60,9 @@ export interface Target {
 }
 
 /**
- * `rate`, requests per second over all connections: an offered load (autocannon's `overallRate`),
- * for latency at a realistic rate rather than at saturation; absent: as fast as the server answers.
+ * `rate`, requests per second over all connections: an offered load, open loop (`openLoop`), for
+ * latency at a realistic rate rather than at saturation; absent: as fast as the server answers
+ * (autocannon, closed loop: each connection sends its next request when the last is answered).
  */
 export async function measure(
   target: Target,
@@ -73,26 +75,56 @@ export async function measure(
   const counters = target.counters ?? [];
   const before = await Promise.all(counters.map((c) => c.read()));
   const cpuBefore = cpuMicros(target.pid);
+  const load = rate ? await offered(target, workload, keys, connections, durationS, rate) : await saturating(target, workload, keys, connections, durationS);
+  const cpu = cpuMicros(target.pid) - cpuBefore;
+  const after = await Promise.all(counters.map((c) => c.read()));
+
+  const { requests, latencies } = load;
+  const perRequest = (value: number) => (requests > 0 ? value / requests : 0);
+  return {
+    rps: requests / load.durationS,
+    requests,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    p999: percentile(latencies, 0.999),
+    rssMb: memoryMb(target.pid).rssMb,
+    cpuUsPerRequest: perRequest(cpu),
+    errors: load.errors,
+    non2xx: load.non2xx,
+    statusCodes: load.statusCodes,
+    extras: Object.fromEntries(counters.map((c, i) => [c.name, perRequest(delta(before[i] as Map<string, number>, after[i] as Map<string, number>))])),
+  };
+}
+
+/** What either load generator reports of a measurement. */
+interface Load {
+  requests: number;
+  durationS: number;
+  /** Milliseconds, with decimals. */
+  latencies: number[];
+  errors: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+/** The headers every request carries: the clients' encodings, the workload's, the next key. */
+function headersOf(workload: Workload, keys: KeyRing | null): Record<string, string> {
+  return { 'accept-encoding': ACCEPT_ENCODING, ...workload.headers, ...(keys ? { 'x-api-key': keys.next() } : {}) };
+}
+
+/** As fast as the server answers: autocannon, each connection sending its next request on an answer. */
+async function saturating(target: Target, workload: Workload, keys: KeyRing | null, connections: number, durationS: number): Promise<Load> {
   const options: autocannon.Options = {
     url: target.origin,
     connections,
     duration: durationS,
     pipelining: 1,
-    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         method: workload.method ?? 'GET',
         ...(workload.body ? { body: workload.body } : {}),
         // Called for every request: a new path (uncached windows) and the next key in rotation.
-        setupRequest: (request) => ({
-          ...request,
-          path: workload.path(),
-          headers: {
-            'accept-encoding': ACCEPT_ENCODING,
-            ...workload.headers,
-            ...(keys ? { 'x-api-key': keys.next() } : {}),
-          },
-        }),
+        setupRequest: (request) => ({ ...request, path: workload.path(), headers: headersOf(workload, keys) }),
       },
     ],
   };
@@ -105,24 +137,27 @@ export async function measure(
       if (typeof args[3] === 'number') latencies.push(args[3]);
     });
   });
-  const cpu = cpuMicros(target.pid) - cpuBefore;
-  const after = await Promise.all(counters.map((c) => c.read()));
-
-  const requests = result.requests.total;
-  const perRequest = (value: number) => (requests > 0 ? value / requests : 0);
   const statusCodes: Record<string, number> = {};
   for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stats.count ?? 0;
+  return { requests: result.requests.total, durationS: result.duration, latencies, errors: result.errors, non2xx: result.non2xx, statusCodes };
+}
+
+/** `rate` requests per second, open loop (`openLoop`). */
+async function offered(target: Target, workload: Workload, keys: KeyRing | null, connections: number, durationS: number, rate: number): Promise<Load> {
+  const method = workload.method ?? 'GET';
+  const result = await openLoop(target.origin, rate, durationS, connections, () => ({
+    method,
+    path: workload.path(),
+    headers: headersOf(workload, keys),
+    ...(workload.body ? { body: workload.body } : {}),
+  }));
+  const non2xx = Object.entries(result.statusCodes).reduce((sum, [code, count]) => (code.startsWith('2') ? sum : sum + count), 0);
   return {
-    rps: requests / result.duration,
-    requests,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    p999: percentile(latencies, 0.999),
-    rssMb: memoryMb(target.pid).rssMb,
-    cpuUsPerRequest: perRequest(cpu),
+    requests: result.latencies.length - result.errors,
+    durationS: result.durationS,
+    latencies: result.latencies,
     errors: result.errors,
-    non2xx: result.non2xx,
-    statusCodes,
-    extras: Object.fromEntries(counters.map((c, i) => [c.name, perRequest(delta(before[i] as Map<string, number>, after[i] as Map<string, number>))])),
+    non2xx,
+    statusCodes: result.statusCodes,
   };
 }
