@@ -37,9 +37,9 @@ export function summarise(samples: readonly Sample[], constantRps: number): Summ
   return {
     rps: { min: round(Math.min(...rps)), median: round(median(rps)), max: round(Math.max(...rps)) },
     ratio: constantRps > 0 ? round(median(rps) / constantRps, 2) : 0,
-    p50: median(samples.map((s) => s.p50)),
-    p99: median(samples.map((s) => s.p99)),
-    p999: median(samples.map((s) => s.p999)),
+    p50: round(median(samples.map((s) => s.p50)), 2),
+    p99: round(median(samples.map((s) => s.p99)), 2),
+    p999: round(median(samples.map((s) => s.p999)), 2),
     cpuUsPerRequest: round(median(samples.map((s) => s.cpuUsPerRequest)), 1),
     rssMb: Math.max(...samples.map((s) => s.rssMb)),
     errors: samples.reduce((sum, s) => sum + s.errors, 0),
