@@ -3,7 +3,7 @@
  * end of a quota, and handed back on release.
  */
 import pino from 'pino';
-import { createQuotaLedger, leaseSize, MAX_LEASE } from '../../../server/access/quota-ledger';
+import { createQuotaLedger, leaseSize, MAX_LEASE, RECORD_EVERY_MS } from '../../../server/access/quota-ledger';
 import { createApiKeysStore, type ApiKey } from '../../../server/store/api-keys';
 import { createUsageStore } from '../../../server/store/usage';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -59,6 +59,28 @@ describe('quota ledger', () => {
     // The first request's write leaves at once, alone; everything served meanwhile goes in the next few.
     expect(recordServedMany.mock.calls[0]?.[1]).toHaveLength(1);
     expect(recordServedMany.mock.calls.length).toBeLessThanOrEqual(5);
+    await ledger.release();
+  });
+
+  it('writes at most once per RECORD_EVERY_MS under steady traffic, and all of it in the end', async () => {
+    const keys = await Promise.all(Array.from({ length: 5 }, () => newKey(100_000)));
+    const usage = createUsageStore(database.db);
+    const recordServedMany = jest.spyOn(usage, 'recordServedMany');
+    const ledger = createQuotaLedger({ usage, clock, logger });
+    // A request every few milliseconds for a second: a write per request would be a few hundred.
+    const started = performance.now();
+    let served = 0;
+    while (performance.now() - started < 1000) {
+      await ledger.spend(keys[served++ % keys.length] as ApiKey);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    const elapsed = performance.now() - started;
+    const settled = async () => (await Promise.all(keys.map((key) => usage.served(key.id, '2026-03-01', null)))).reduce((a, b) => a + b, 0) === served;
+    for (let i = 0; i < 100 && !(await settled()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await settled()).toBe(true);
+    expect(served).toBeGreaterThan(50);
+    // The first write leaves at once, then one per interval (and the last one after the traffic stopped).
+    expect(recordServedMany.mock.calls.length).toBeLessThanOrEqual(Math.ceil(elapsed / RECORD_EVERY_MS) + 2);
     await ledger.release();
   });
 

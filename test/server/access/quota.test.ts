@@ -7,7 +7,7 @@
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
 import { createApiKeysStore } from '../../../server/store/api-keys';
 import { createUsageStore } from '../../../server/store/usage';
-import { createKey, headerNumber, secondInstanceDatabase, send, tally, unknownKey, type Answer } from './support';
+import { createKey, headerNumber, secondInstanceDatabase, send, tally, unknownKey, until, type Answer } from './support';
 
 const PATH = '/exchange-rate/latest';
 const QUOTA_EXCEEDED = { success: false, error: 'QUOTA_EXCEEDED', message: expect.any(String) };
@@ -74,6 +74,11 @@ it('keeps the count across a restart: a new instance on the same database sees i
   for (let i = 0; i < 3; i += 1) expect((await withKey(other, key)).status).toBe(200);
   const restarted = await startTestApp({ database: t.database, clock });
   try {
+    // The other instance writes what it served at most every RECORD_EVERY_MS.
+    await until(
+      'the other instance has written its 3 requests',
+      async () => ((await withKey(restarted, key, '/usage')).body?.data as { used?: number })?.used === 3,
+    );
     const usage = await withKey(restarted, key, '/usage');
     expect(usage.status).toBe(200);
     expect(usage.body).toEqual({
@@ -165,6 +170,8 @@ it('starts again at 00:00 UTC on the first day of the month', async () => {
   expect(refused.body).toEqual(QUOTA_EXCEEDED);
   expect(refused.headers.get('retry-after')).toBe('1');
   expectQuotaHeaders(refused, 2, 0, '2026-02-01T00:00:00.000Z');
+  // What the other instance served reaches this one's /usage once it has written it (RECORD_EVERY_MS at most).
+  await until('the other instance has written its request', async () => ((await withKey(t, key, '/usage')).body?.data as { used?: number })?.used === 2);
   expect((await withKey(t, key, '/usage')).body?.data).toMatchObject({ used: 2, remaining: 0, resetsAt: '2026-02-01T00:00:00.000Z' });
 
   now = new Date('2026-02-01T00:00:00Z');
