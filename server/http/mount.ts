@@ -73,7 +73,7 @@ function serve(route: Route, { cache, today }: MountOptions): Middleware {
     if (coding) ctx.set('Content-Encoding', coding);
     // Decided here either way: koa-compress need not weigh this answer again.
     else ctx.compress = false;
-    ctx.body = coding ? await entry.compressed(coding) : entry.body;
+    ctx.body = coding ? entry.compressed(coding) : entry.body;
   };
 }
 
