@@ -12,7 +12,7 @@ import { guard } from '../access/guard';
 import { contentCodingFor, etagFor } from './content-coding';
 import { matchesEtag } from './etag';
 import { cachedQuerystring, negotiate, queryOf, takesKeyInQuery } from './negotiation';
-import type { CachedResponse, ResponseCache } from './response-cache';
+import type { CachedResponse, Effort, ResponseCache } from './response-cache';
 import type { Representation, RequestScope, Route } from './route';
 
 export interface MountOptions {
@@ -46,25 +46,30 @@ const isKeyOf = (key: string, path: string) => key.startsWith(`${path}?`, key.in
  * kept, so a hit needs no validation (which cost more than the rest of a cached answer); the same
  * query written another way is simply kept apart.
  */
-async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today: string): Promise<CachedResponse> {
-  if (!route.cache) return cache.wrap(await compute(ctx, route, today));
+async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today: string): Promise<{ entry: CachedResponse; effort: Effort }> {
+  if (!route.cache) return { entry: cache.wrap(await compute(ctx, route, today)), effort: 'quick' };
   const key = cacheKey(today, route.path, cachedQuerystring(ctx));
   const hit = cache.get(key);
-  if (hit) return hit;
+  // Asked again: worth the kept copy (response-cache.ts, Effort).
+  if (hit) return { entry: hit, effort: 'kept' };
   const generation = cache.generation;
   const answer = await compute(ctx, route, today);
   // An answer computed while the data changed is sent but not kept.
-  return generation === cache.generation ? cache.set(key, answer) : cache.wrap(answer);
+  return { entry: generation === cache.generation ? cache.set(key, answer) : cache.wrap(answer), effort: 'quick' };
 }
 
 function serve(route: Route, { cache, today }: MountOptions): Middleware {
   return async function serve(ctx: Context) {
-    const entry = await answerOf(ctx, route, cache, today());
+    const { entry, effort } = await answerOf(ctx, route, cache, today());
     const coding = contentCodingFor(ctx, entry);
-    const etag = etagFor(entry.etag, coding);
+    const etag = etagFor(entry.etag, coding, effort);
     ctx.set('Cache-Control', CACHE_CONTROL[route.access]);
     ctx.set('ETag', etag);
-    if (matchesEtag(ctx.get('if-none-match'), etag)) {
+    const ifNoneMatch = ctx.get('if-none-match');
+    // A client holding the quick copy of the first serving holds the same answer: still current.
+    const held = [etag, etagFor(entry.etag, coding, 'quick')].find((tag) => matchesEtag(ifNoneMatch, tag));
+    if (held) {
+      ctx.set('ETag', held);
       ctx.status = 304;
       return;
     }
@@ -73,7 +78,7 @@ function serve(route: Route, { cache, today }: MountOptions): Middleware {
     if (coding) ctx.set('Content-Encoding', coding);
     // Decided here either way: koa-compress need not weigh this answer again.
     else ctx.compress = false;
-    ctx.body = coding ? entry.compressed(coding) : entry.body;
+    ctx.body = coding ? entry.compressed(coding, effort) : entry.body;
   };
 }
 

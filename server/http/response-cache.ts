@@ -22,13 +22,23 @@ export const CONTENT_CODINGS = ['br', 'gzip'] as const;
 export type ContentCoding = (typeof CONTENT_CODINGS)[number];
 
 /**
- * Brotli at quality 2, its window fitted to the body. Measured on our answers (a 25 KB chart, a
- * 53 KB range, 138 KB of statistics): quality 2 writes them as small as quality 4 does, within
- * 1 %; and the default 4 MB window costs more to set up than a 25 KB answer costs to compress
- * (900 µs of CPU per chart, against 350 µs with a 64 KB window). A window that covers the whole
- * body loses nothing: brotli never looks further back than the body's start.
+ * How hard a copy is compressed. An answer's first serving may be its only one (a window nobody
+ * asks for again): it gets a quick copy, made for that request and not kept. Asked again, the
+ * answer has shown it is worth a smaller copy, made once and kept for every later serving.
+ * Measured on a 53 KB range of the bench's data (CPU per copy, size): brotli 1, 95 µs, 4.2 KB;
+ * brotli 2, 205 µs, 3.7 KB; brotli 5, 516 µs, 3.4 KB; gzip 1, 121 µs, 4.7 KB; gzip 6, 431 µs, 4.0 KB.
  */
-const BROTLI_QUALITY = 2;
+export type Effort = 'quick' | 'kept';
+const LEVELS: Record<ContentCoding, Record<Effort, number>> = {
+  br: { quick: 1, kept: 5 },
+  gzip: { quick: 1, kept: zlib.constants.Z_DEFAULT_COMPRESSION },
+};
+
+/**
+ * Brotli's window fitted to the body: the default 4 MB window costs more to set up than a 25 KB
+ * answer costs to compress (900 µs of CPU per chart, against 350 µs with a 64 KB window). A window
+ * that covers the whole body loses nothing: brotli never looks further back than the body's start.
+ */
 const brotliWindowBits = (bytes: number) =>
   Math.min(zlib.constants.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(bytes + 16))));
 
@@ -38,16 +48,16 @@ const brotliWindowBits = (bytes: number) =>
  * and the event loop waits about as long as the compression takes, well under a millisecond for
  * the answers we keep.
  */
-const compressors: Record<ContentCoding, (body: Buffer) => Buffer> = {
-  br: (body) =>
+const compressors: Record<ContentCoding, (body: Buffer, effort: Effort) => Buffer> = {
+  br: (body, effort) =>
     zlib.brotliCompressSync(body, {
       params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: LEVELS.br[effort],
         [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(body.length),
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
     }),
-  gzip: (body) => zlib.gzipSync(body),
+  gzip: (body, effort) => zlib.gzipSync(body, { level: LEVELS.gzip[effort] }),
 };
 
 /**
@@ -86,10 +96,11 @@ export interface CachedResponse {
   /** The body's length in bytes. */
   readonly bytes: number;
   /**
-   * The body in a content coding, compressed on first use and kept with the answer: a cached
-   * answer is compressed once, not on every request (a 138 KB answer takes milliseconds).
+   * The body in a content coding: a `quick` copy made for the request (the answer's first
+   * serving), or the `kept` one, compressed harder on first use and kept with the answer, so a
+   * cached answer is compressed once, not on every request.
    */
-  compressed(coding: ContentCoding): Buffer;
+  compressed(coding: ContentCoding, effort: Effort): Buffer;
 }
 
 function cachedResponse({ text, type, headers }: Representation, expiresAt: number): CachedResponse {
@@ -103,11 +114,13 @@ function cachedResponse({ text, type, headers }: Representation, expiresAt: numb
     type,
     headers,
     bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length,
-    compressed(coding) {
+    compressed(coding, effort) {
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      if (effort === 'quick') return compressors[coding](bytes, effort);
       codings ??= new Map();
       let done = codings.get(coding);
       if (!done) {
-        done = exactly(compressors[coding](typeof body === 'string' ? Buffer.from(body) : body));
+        done = exactly(compressors[coding](bytes, effort));
         codings.set(coding, done);
       }
       return done;

@@ -59,13 +59,17 @@ interface Raw {
   body: Buffer;
 }
 
-function raw(path: string, encoding: string): Promise<Raw> {
+function raw(path: string, encoding: string, headers: Record<string, string> = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const request = http.get(`${t.url}${path}`, { headers: { 'x-api-key': t.key, 'accept-encoding': encoding, origin: 'https://example.com' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
+    const request = http.get(
+      `${t.url}${path}`,
+      { headers: { 'x-api-key': t.key, 'accept-encoding': encoding, origin: 'https://example.com', ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     request.on('error', reject);
   });
 }
@@ -97,4 +101,22 @@ it('sends every answer as recorded, and compressed answers decompress to the pla
   // The long answers were compressed in each coding asked for.
   expect(compressed).toBeGreaterThan(20);
   expect(seen).toMatchSnapshot();
+});
+
+it('sends a fresh answer as a quick copy under a tag of its own, and the kept copy once it is asked again', async () => {
+  // A window no other test asks for: its first answer is computed for this request.
+  const path = '/api/v1/exchange-rate/range?from=2024-02-01&to=2024-12-31';
+  const first = await raw(path, 'br, gzip');
+  const again = await raw(path, 'br, gzip');
+  const plain = await raw(path, 'identity');
+  expect([first.headers['content-encoding'], again.headers['content-encoding']]).toEqual(['br', 'br']);
+  expect(first.headers.etag).toBe(`${plain.headers.etag?.slice(0, -1)}-br-quick"`);
+  expect(again.headers.etag).toBe(`${plain.headers.etag?.slice(0, -1)}-br"`);
+  expect(brotliDecompressSync(first.body).equals(plain.body)).toBe(true);
+  expect(brotliDecompressSync(again.body).equals(plain.body)).toBe(true);
+  // The kept copy is worth its cost: smaller than the quick one.
+  expect(again.body.length).toBeLessThan(first.body.length);
+  // A client holding the quick copy holds the same answer: revalidating it is a 304.
+  const revalidated = await raw(path, 'br, gzip', { 'if-none-match': String(first.headers.etag) });
+  expect([revalidated.status, revalidated.headers.etag]).toEqual([304, first.headers.etag]);
 });

@@ -56,15 +56,33 @@ it('replacing a key, dropping and clearing give its bytes back', () => {
   expect(cache.size).toBe(0);
 });
 
-it('compresses an answer once per coding and keeps the copy', async () => {
+it('compresses an answer once per coding and keeps the copy', () => {
   const cache = new ResponseCache();
   const text = JSON.stringify({ success: true, data: Array.from({ length: 200 }, (_, i) => ({ day: i, buy: 500 + i })) });
   const entry = cache.set('k', answer(text));
-  const first = entry.compressed('br');
-  expect(entry.compressed('br')).toBe(first);
-  expect(brotliDecompressSync(await first).toString()).toBe(text);
-  expect(gunzipSync(await entry.compressed('gzip')).toString()).toBe(text);
-  expect((await first).length).toBeLessThan(text.length / 3);
+  const first = entry.compressed('br', 'kept');
+  expect(entry.compressed('br', 'kept')).toBe(first);
+  expect(brotliDecompressSync(first).toString()).toBe(text);
+  expect(gunzipSync(entry.compressed('gzip', 'kept')).toString()).toBe(text);
+  expect(first.length).toBeLessThan(text.length / 3);
+});
+
+it('makes a quick copy for one serving, not kept, and a kept copy no larger', () => {
+  const cache = new ResponseCache();
+  const text = JSON.stringify({
+    success: true,
+    data: Array.from({ length: 400 }, (_, i) => ({ date: `d${i}`, buy: 500 + Math.round(Math.sin(i) * 2000) / 100 })),
+  });
+  const entry = cache.set('k', answer(text));
+  for (const coding of ['br', 'gzip'] as const) {
+    const quick = entry.compressed(coding, 'quick');
+    expect(entry.compressed(coding, 'quick')).not.toBe(quick);
+    const decompress = coding === 'br' ? brotliDecompressSync : gunzipSync;
+    expect(decompress(quick).toString()).toBe(text);
+    const kept = entry.compressed(coding, 'kept');
+    expect(decompress(kept).toString()).toBe(text);
+    expect(kept.length).toBeLessThan(quick.length);
+  }
 });
 
 it("a kept compressed copy holds its own bytes only, not the compressor's buffer", async () => {
@@ -73,7 +91,7 @@ it("a kept compressed copy holds its own bytes only, not the compressor's buffer
   const text = JSON.stringify(Array.from({ length: 500 }, (_, i) => ({ date: `d${i}`, buy: 500 + Math.sin(i) * 20, sell: 505 + Math.cos(i) * 20 })));
   const entry = cache.set('k', answer(text));
   for (const coding of ['br', 'gzip'] as const) {
-    const copy = await entry.compressed(coding);
+    const copy = entry.compressed(coding, 'kept');
     expect(copy.length).toBeGreaterThan(4096);
     expect(copy.buffer.byteLength).toBe(copy.length);
   }
