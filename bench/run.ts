@@ -119,6 +119,7 @@ interface BaselinePorts {
   koa: number;
   node: number;
   edge: number;
+  outputs: number;
   redis: number;
   pid: number;
 }
@@ -132,6 +133,7 @@ function baselineRows(ready: BaselinePorts): Row[] {
     ['node', 'bare node:http, constant JSON (the limit)', ready.node],
     ['koa', 'bare Koa, constant JSON (ratio 1)', ready.koa],
     ['edge', 'floor: Koa + the edge middlewares, logging', ready.edge],
+    ['outputs', 'floor: Koa + only what the edge writes (headers, metrics, log line)', ready.outputs],
     ['redis', 'floor: Koa + one rate-limit call on Redis', ready.redis],
     ['koa', 'bare Koa, constant JSON', ready.koa, OPEN_LOOP_RATE],
   ];
