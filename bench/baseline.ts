@@ -14,9 +14,12 @@
  *     headers set at once, one metrics observation and one access line. The edge cannot cost less
  *     than this without writing less;
  *   - Koa asking the service's rate limiter on Redis once per request (server/access/rate-limit.ts,
- *     the client options of runtime.ts), the round trip every keyed answer waits for.
+ *     the client options of runtime.ts), the round trip every keyed answer waits for;
+ *   - both in one server, the edge then the limiter: what a keyed answer pays before its key, its
+ *     quota and its route (the two costs need not add up: waiting for Redis changes how requests
+ *     share the event loop's turns and the system calls).
  *
- * Says `{"event":"ready","koa":port,"node":port,"edge":port,"outputs":port,"redis":port,"pid":…}` on stdout;
+ * Says `{"event":"ready","koa":port,"node":port,"edge":port,"outputs":port,"redis":port,"edgeRedis":port,"pid":…}` on stdout;
  * stops when stdin closes. BENCH_REDIS_URL names the Redis.
  */
 import { randomUUID } from 'node:crypto';
@@ -99,17 +102,30 @@ function koaWritingTheEdgeOutputs(): Koa {
   return app;
 }
 
-/** Counts over as many clients as the bench has keys, each allowed far more than it sends. */
-function koaAskingRedis(url: string): Koa {
+/** One rate-limit call per request, over as many clients as the bench has keys, each allowed far more than it sends. */
+function limitingOnRedis(url: string, namespace: string): Koa.Middleware {
   const logger = createLogger('warn', logDestination(2));
   const redis = createLimiterRedis(url, logger);
-  const limiter = createRateLimiter({ redis, logger, windowSeconds: 60, namespace: `bench-floor-${process.pid}` });
+  const limiter = createRateLimiter({ redis, logger, windowSeconds: 60, namespace: `${namespace}-${process.pid}` });
   let request = 0;
-  const app = new Koa();
-  app.use(async function limitRate(ctx, next) {
+  return async function limitRate(ctx, next) {
     applyDecision(ctx, await limiter.take(`floor:${request++ % 500}`, 1_000_000_000));
     await next();
-  });
+  };
+}
+
+function koaAskingRedis(url: string): Koa {
+  const app = new Koa();
+  app.use(limitingOnRedis(url, 'bench-floor'));
+  app.use(constant);
+  return app;
+}
+
+/** Both floors in one server: what every keyed answer pays before its key, quota and route. */
+function koaBehindTheEdgeAskingRedis(url: string): Koa {
+  const app = new Koa();
+  for (const middleware of edgeMiddlewares({ ...edgeDeps(), corsOrigins: ['*'] })) app.use(middleware);
+  app.use(limitingOnRedis(url, 'bench-floor-edge'));
   app.use(constant);
   return app;
 }
@@ -123,14 +139,15 @@ function bareNode(_request: http.IncomingMessage, response: http.ServerResponse)
 
 async function main(): Promise<void> {
   const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const [koa, node, edge, outputs, redis] = await Promise.all([
+  const [koa, node, edge, outputs, redis, edgeRedis] = await Promise.all([
     listen(bareKoa().callback()),
     listen(bareNode),
     listen(koaBehindTheEdge().callback()),
     listen(koaWritingTheEdgeOutputs().callback()),
     listen(koaAskingRedis(redisUrl).callback()),
+    listen(koaBehindTheEdgeAskingRedis(redisUrl).callback()),
   ]);
-  process.stdout.write(`${JSON.stringify({ event: 'ready', koa, node, edge, outputs, redis, pid: process.pid })}\n`);
+  process.stdout.write(`${JSON.stringify({ event: 'ready', koa, node, edge, outputs, redis, edgeRedis, pid: process.pid })}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
 }

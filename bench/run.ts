@@ -121,6 +121,7 @@ interface BaselinePorts {
   edge: number;
   outputs: number;
   redis: number;
+  edgeRedis: number;
   pid: number;
 }
 
@@ -135,6 +136,7 @@ function baselineRows(ready: BaselinePorts): Row[] {
     ['edge', 'floor: Koa + the edge middlewares, logging', ready.edge],
     ['outputs', 'floor: Koa + only what the edge writes (headers, metrics, log line)', ready.outputs],
     ['redis', 'floor: Koa + one rate-limit call on Redis', ready.redis],
+    ['edge-redis', 'floor: Koa + the edge + one rate-limit call on Redis', ready.edgeRedis],
     ['koa', 'bare Koa, constant JSON', ready.koa, OPEN_LOOP_RATE],
   ];
   return servers
