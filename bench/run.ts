@@ -365,6 +365,7 @@ async function main(): Promise<void> {
 
   const measured = await measureAll(rows, fastest);
   const memoryAtEnd = Object.fromEntries(setups.map((setup) => [setup.id, memoryMb(setup.pid)]));
+  const heapAtEnd = Object.fromEntries(await Promise.all(setups.map(async (setup) => [setup.id, await setup.heap()] as const)));
   const loadAtEnd = os.loadavg();
   // Stopped now, so that their logs are whole when read.
   for (const setup of setups) await setup.close();
@@ -374,7 +375,10 @@ async function main(): Promise<void> {
   if (backfill) printBackfills(backfill);
   log('\n### Startup, memory, keys\n');
   const details = Object.fromEntries(
-    setups.map((setup) => [setup.id, describeSetup(setup, { afterWarmUp: memoryAfterWarmUp[setup.id], atEnd: memoryAtEnd[setup.id] }, logs[setup.id])]),
+    setups.map((setup) => [
+      setup.id,
+      describeSetup(setup, { afterWarmUp: memoryAfterWarmUp[setup.id], atEnd: memoryAtEnd[setup.id], heapAtEnd: heapAtEnd[setup.id] }, logs[setup.id]),
+    ]),
   );
   const embeddedDatabase = embeddedDatabaseMemory(
     memoryAfterWarmUp,
@@ -438,13 +442,20 @@ function constantRpsOf(measured: readonly Measured[]): Map<number, number> {
 type Memory = ReturnType<typeof memoryMb>;
 
 /** Prints a setup's startup, memory and keys, and returns them for the JSON. */
-function describeSetup(setup: Setup, memory: { afterWarmUp?: Memory; atEnd?: Memory }, logSummary: LogSummary | undefined) {
+function describeSetup(setup: Setup, memory: { afterWarmUp?: Memory; atEnd?: Memory; heapAtEnd?: NodeJS.MemoryUsage }, logSummary: LogSummary | undefined) {
   const { firstMs, secondMs } = setup.firstRequest;
   const { keys } = setup;
   log(
     `${setup.id}: first /exchange-rate/latest after a start ${firstMs.toFixed(1)} ms, the next ${secondMs.toFixed(1)} ms (warm-up before listening ${setup.ready.warmUpMs.toFixed(0)} ms; listening ${setup.ready.startupMs} ms after the process started)`,
   );
   log(`${setup.id}: server RSS ${memory.afterWarmUp?.rssMb} MB after the warm-up, ${memory.atEnd?.rssMb} MB at the end (peak ${memory.atEnd?.peakRssMb} MB)`);
+  const heap = memory.heapAtEnd;
+  if (heap) {
+    const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+    log(
+      `${setup.id}: at the end, V8's heap ${mb(heap.heapTotal)} MB (${mb(heap.heapUsed)} MB of it in use, not collected first), ${mb(heap.external)} MB outside it (${mb(heap.arrayBuffers)} MB of buffers), the rest of the RSS code, stacks and the allocator's`,
+    );
+  }
   log(
     `${setup.id}: ${keys.size} keys, ${keys.sent.toLocaleString('en-US')} keyed requests, at most ${keys.mostSent.toLocaleString('en-US')} on one key (quota ${KEY_QUOTA.toLocaleString('en-US')})${keys.overBudget ? ` · ${keys.overBudget} sent over budget!` : ''}`,
   );

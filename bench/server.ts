@@ -125,6 +125,8 @@ async function main(): Promise<void> {
     .on('line', (line) => {
       const [command, count] = line.trim().split(/\s+/);
       if (command === 'keys') void createBenchKeys(opened.db, Number(count)).then((keys) => say({ event: 'keys', keys }));
+      // Where the RSS is: V8's heap (and how much of it is live), and what lives outside it.
+      if (command === 'memory') say({ event: 'memory', ...process.memoryUsage() });
     })
     .on('close', () => void stop());
 }

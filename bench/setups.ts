@@ -51,6 +51,8 @@ export interface Setup {
   firstRequest: { firstMs: number; secondMs: number };
   /** Makes `count` more keys (in the server, which may be the only one that can reach its database). */
   addKeys(count: number): Promise<void>;
+  /** The server's own account of its memory (process.memoryUsage()), in bytes. */
+  heap(): Promise<NodeJS.MemoryUsage>;
   close(): Promise<void>;
 }
 
@@ -133,7 +135,11 @@ async function launch(id: SetupId, script: string, env: NodeJS.ProcessEnv, keys:
     server.send(`keys ${count}`);
     keys.add((await server.next<{ keys: string[] }>('keys')).keys);
   };
-  return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys };
+  const heap = async () => {
+    server.send('memory');
+    return server.next<NodeJS.MemoryUsage>('memory');
+  };
+  return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys, heap };
 }
 
 /** CPU time (µs) of each process `pids` lists, by pid. */
