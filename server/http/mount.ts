@@ -67,7 +67,7 @@ function serve(route: Route, { cache, today }: MountOptions): Middleware {
     ctx.set('ETag', etag);
     const ifNoneMatch = ctx.get('if-none-match');
     // A client holding the quick copy of the first serving holds the same answer: still current.
-    const held = [etag, etagFor(entry.etag, coding, 'quick')].find((tag) => matchesEtag(ifNoneMatch, tag));
+    const held = ifNoneMatch ? [etag, etagFor(entry.etag, coding, 'quick')].find((tag) => matchesEtag(ifNoneMatch, tag)) : undefined;
     if (held) {
       ctx.set('ETag', held);
       ctx.status = 304;

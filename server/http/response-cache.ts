@@ -115,12 +115,12 @@ function cachedResponse({ text, type, headers }: Representation, expiresAt: numb
     headers,
     bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     compressed(coding, effort) {
-      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-      if (effort === 'quick') return compressors[coding](bytes, effort);
+      const compress = () => compressors[coding](typeof body === 'string' ? Buffer.from(body) : body, effort);
+      if (effort === 'quick') return compress();
       codings ??= new Map();
       let done = codings.get(coding);
       if (!done) {
-        done = exactly(compressors[coding](bytes, effort));
+        done = exactly(compress());
         codings.set(coding, done);
       }
       return done;

@@ -36,8 +36,6 @@ export function isoWeekday(day: string): number {
   return ((((dayNumber(day) + 3) % 7) + 7) % 7) + 1;
 }
 
-/** Where a day no reading of which was logged came from (one written outside a sync), in words. */
-
 const NOTHING_STORED = 'No MONEX day has been stored yet: MONEX is read with the central bank’s token (BCCR_TOKEN)';
 
 export function monexRoutes({ monex, dollar }: MonexDeps): Route[] {

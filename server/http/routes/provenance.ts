@@ -36,13 +36,13 @@ export interface ProvenancePage {
 }
 
 const earliest = (a: string, b: string) => (b < a ? b : a);
+const latest = (a: string, b: string) => (b > a ? b : a);
 
 /** The dollar's day as an input of a derived (or provisional) one: its values and its own log. */
 function dollarInput(record: Pick<ExchangeRate, 'buy' | 'sell' | 'source'>, dollar: ReturnType<typeof summarizeObservations>) {
   const { upstream, firstSeenAt, lastConfirmedAt, observations } = dollar;
   return { buy: record.buy, sell: record.sell, source: record.source, upstream, firstSeenAt, lastConfirmedAt, observations };
 }
-const latest = (a: string, b: string) => (b > a ? b : a);
 
 export function provenanceRoutes({ db, currencies, onObservationsChanged, page }: ProvenanceDeps): Route[] {
   const store = createProvenanceStore(db);
