@@ -29,17 +29,6 @@ export function addDays(date: string, days: number): string {
   return fromUtcMs(toUtcMs(date) + days * DAY_MS);
 }
 
-/**
- * The calendar months that [from, to] covers whole, as the first day of the first one and the
- * first day after the last one; `start === end === from` when it covers none.
- */
-export function wholeMonths(from: string, to: string): { start: string; end: string } {
-  // Day 28 plus four days is always in the next month.
-  const start = from.endsWith('-01') ? from : `${addDays(`${from.slice(0, 8)}28`, 4).slice(0, 8)}01`;
-  const end = `${addDays(to, 1).slice(0, 8)}01`;
-  return start < end ? { start, end } : { start: from, end: from };
-}
-
 /** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
 export function daysBetween(from: string, to: string): number {
   return dayNumber(to) - dayNumber(from);

@@ -1,25 +1,31 @@
 /**
- * Period statistics computed from records in memory: how /exchange-rate/stats answers for a
- * derived currency, whose records exist only once derived (the dollar's are summed in SQL). The
- * same Period object, per month or year, each side as the month close computes it.
+ * Period statistics, per calendar month or year: how /exchange-rate/stats answers for every
+ * currency, from the series each keeps in memory (series-reader.ts). Each side as the month close
+ * computes it.
  */
 import type { ExchangeRate, PeriodStats } from '../../shared/types';
 import { periodSide } from './month-close';
 
-export function periodStatsOf(records: readonly ExchangeRate[], kind: 'monthly' | 'yearly'): PeriodStats[] {
-  const length = kind === 'monthly' ? 7 : 4;
-  const groups: ExchangeRate[][] = [];
-  for (const record of records) {
-    const group = groups.at(-1);
-    if (group && (group[0] as ExchangeRate).date.slice(0, length) === record.date.slice(0, length)) group.push(record);
-    else groups.push([record]);
-  }
-  return groups.map((group) => ({
-    period: (group[0] as ExchangeRate).date.slice(0, length),
-    from: (group[0] as ExchangeRate).date,
-    to: (group.at(-1) as ExchangeRate).date,
-    count: group.length,
-    buy: periodSide(group, 'buy'),
-    sell: periodSide(group, 'sell'),
-  }));
+export type PeriodKind = 'monthly' | 'yearly';
+
+/** The period a `YYYY-MM-DD` day is in: `YYYY-MM`, or `YYYY`. */
+export const periodOf = (date: string, kind: PeriodKind): string => date.slice(0, kind === 'monthly' ? 7 : 4);
+
+/** The first day of the period after `period` (`YYYY-MM` or `YYYY`). */
+export function nextPeriodStart(period: string): string {
+  const year = Number(period.slice(0, 4));
+  const month = period.length === 7 ? Number(period.slice(5)) : 12;
+  return month === 12 ? `${String(year + 1).padStart(4, '0')}-01-01` : `${period.slice(0, 4)}-${String(month + 1).padStart(2, '0')}-01`;
+}
+
+/** The statistics of one period's records (at least one, ascending). */
+export function statsOfPeriod(period: string, records: readonly ExchangeRate[]): PeriodStats {
+  return {
+    period,
+    from: (records[0] as ExchangeRate).date,
+    to: (records[records.length - 1] as ExchangeRate).date,
+    count: records.length,
+    buy: periodSide(records, 'buy'),
+    sell: periodSide(records, 'sell'),
+  };
 }

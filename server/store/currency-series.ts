@@ -10,7 +10,6 @@ import { DOLLAR, derivedCurrency, PROVISIONAL_CURRENCIES, type DerivedCurrency }
 import type { ExchangeRate, ProvisionalRate } from '../../shared/types';
 import { derivedRecord } from '../domain/derive';
 import { provisionalRecord } from '../domain/provisional';
-import { periodStatsOf } from '../domain/period-stats';
 import type { CrossRatesStore } from './cross-rates';
 import type { ProvisionalRatesStore } from './provisional-rates';
 import { cachedSeries, type RateSeries, readSeries } from './series-reader';
@@ -68,8 +67,7 @@ export function createCurrencySeries(deps: {
       () => undefined,
       deps.now,
     );
-    const reads = readSeries(current);
-    return { ...reads, periodStats: async (kind, from, to) => periodStatsOf(await reads.range(from, to), kind) };
+    return readSeries(current);
   };
   const readProvisional = async (currency: DerivedCurrency, today: string): Promise<ProvisionalRate | null> => {
     const [value, dollar] = await Promise.all([deps.provisional?.byDate(currency.code, today), deps.dollar.byDate(today)]);

@@ -2,7 +2,7 @@
  * Calendar-day arithmetic: day numbers as the ISO text's own instant, the same roll-over past a
  * month's end as `Date.parse`, NaN for malformed texts, and whole months of a span.
  */
-import { addDays, dayNumber, daysBetween, isIsoDate, missingDays, wholeMonths } from '../../shared/dates';
+import { addDays, dayNumber, daysBetween, isIsoDate, missingDays } from '../../shared/dates';
 
 const DAY_MS = 86_400_000;
 const byParsing = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
@@ -67,30 +67,6 @@ describe('daysBetween and addDays', () => {
     expect(daysBetween('1969-12-31', '1970-01-01')).toBe(1);
     expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
     expect(addDays('2025-01-15', -366)).toBe('2024-01-15');
-  });
-});
-
-describe('wholeMonths', () => {
-  it('gives the first day of the first month covered whole and the first day after the last', () => {
-    expect(wholeMonths('2024-01-01', '2024-12-31')).toEqual({ start: '2024-01-01', end: '2025-01-01' });
-    expect(wholeMonths('2024-01-02', '2024-12-31')).toEqual({ start: '2024-02-01', end: '2025-01-01' });
-    expect(wholeMonths('2024-01-01', '2024-12-30')).toEqual({ start: '2024-01-01', end: '2024-12-01' });
-    expect(wholeMonths('2024-01-31', '2024-03-01')).toEqual({ start: '2024-02-01', end: '2024-03-01' });
-    expect(wholeMonths('2024-02-01', '2024-02-29')).toEqual({ start: '2024-02-01', end: '2024-03-01' });
-    expect(wholeMonths('2023-12-15', '2024-01-31')).toEqual({ start: '2024-01-01', end: '2024-02-01' });
-    expect(wholeMonths('1983-01-01', '2100-12-31')).toEqual({ start: '1983-01-01', end: '2101-01-01' });
-  });
-
-  it('is empty, at `from`, when no month is covered whole', () => {
-    for (const [from, to] of [
-      ['2024-01-15', '2024-01-20'],
-      ['2024-01-31', '2024-02-01'],
-      ['2024-02-01', '2024-02-28'],
-      ['2024-01-02', '2024-02-28'],
-      ['2024-03-05', '2024-03-05'],
-    ]) {
-      expect([from, to, wholeMonths(from!, to!)]).toEqual([from, to, { start: from, end: from }]);
-    }
   });
 });
 

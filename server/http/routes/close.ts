@@ -2,11 +2,8 @@
  * The month close: the figures a bookkeeper closes a month with (days present and missing, the
  * closing record, the Period statistics of each side).
  *
- * Computed from the month's records in the series kept in memory, not from the rate_months
- * summaries: a summary has the counts and the statistics but neither which days are missing nor
- * the closing record, so the month's rows would be read anyway; at most 31 records are summed in
- * decimal arithmetic, which is exact (as /stats is), and the route keeps answering from memory
- * like the other read routes.
+ * Computed from the month's records in the series kept in memory, as /stats is, with the same
+ * exact sums (domain/exact-sums.ts).
  */
 import { purposeOf } from '../../../shared/purposes';
 import { MonthCloseSchema } from '../../../shared/schemas';

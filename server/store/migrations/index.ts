@@ -17,6 +17,7 @@ import * as crossRates from './011_cross_rates';
 import * as monex from './012_monex';
 import * as webhooks from './013_webhooks';
 import * as provisionalRates from './014_provisional_rates';
+import * as dropRateMonths from './015_drop_rate_months';
 
 interface Migration {
   name: string;
@@ -39,6 +40,7 @@ const migrations: Migration[] = [
   { name: '012_monex', ...monex },
   { name: '013_webhooks', ...webhooks },
   { name: '014_provisional_rates', ...provisionalRates },
+  { name: '015_drop_rate_months', ...dropRateMonths },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,11 +1,13 @@
 /**
- * Period statistics read monthly summaries kept by triggers: they must answer exactly what one
- * plain aggregation over the rows answers, for any range (whole months, cut months, one day, no
- * data) and after any kind of write (upsert, correction, delete, truncate).
+ * Period statistics are computed from the series in memory: they must answer exactly what one
+ * plain aggregation over the rows answers in SQL (NUMERIC averages), for any range (whole months,
+ * cut months, one day, no data) and after any kind of write (upsert, correction, delete, truncate).
  */
 import type { PeriodStats } from '../../../shared/types';
 import { addDays } from '../../../shared/dates';
 import { createRatesStore, type RatesStore } from '../../../server/store/rates';
+import { createRatesInMemory } from '../../../server/store/rates-in-memory';
+import type { RateSeries } from '../../../server/store/series-reader';
 import { rate } from '../../helpers/app';
 import { createTestDatabase, migrateDownTo, type TestDatabase } from '../../helpers/database';
 import { migrate } from '../../../server/store/migrations';
@@ -68,19 +70,28 @@ const RANGES: Array<[string, string]> = [
   ['2022-12-31', '2023-01-01'],
   ['2025-11-01', '2030-01-01'],
   ['1990-01-01', '2000-01-01'],
+  // Two days whose averages are ties once the test below has written them (500.00015, 505.125).
+  ['2023-04-03', '2023-04-04'],
 ];
 
-describe('period statistics from monthly summaries', () => {
+describe('period statistics from the series in memory', () => {
   let database: TestDatabase;
-  let rates: RatesStore;
+  let store: RatesStore;
+  let rates: RateSeries;
+  // The change feed's notice, given by hand after each write (the sync's writes give it themselves).
+  let ratesChanged: () => void = () => undefined;
   beforeAll(async () => {
     database = await createTestDatabase();
-    rates = createRatesStore(database.db);
-    await rates.upsert(history());
+    store = createRatesStore(database.db);
+    rates = createRatesInMemory(store, (listener) => {
+      ratesChanged = listener;
+    });
+    await store.upsert(history());
   });
   afterAll(() => database.drop());
 
   const expectSameAsAggregation = async () => {
+    ratesChanged();
     for (const kind of ['monthly', 'yearly'] as const) {
       for (const [from, to] of RANGES) {
         expect([kind, from, to, await rates.periodStats(kind, from, to)]).toEqual([kind, from, to, await byAggregation(database, kind, from, to)]);
@@ -94,7 +105,7 @@ describe('period statistics from monthly summaries', () => {
   });
 
   it('follows corrections, new rows and deletions, made through the store or by hand', async () => {
-    await rates.upsert([rate('2023-01-15', 612.34, 620.01), rate('2024-02-10', 700, 710), rate('2023-03-08', 499.99, 505)]);
+    await store.upsert([rate('2023-01-15', 612.34, 620.01), rate('2024-02-10', 700, 710), rate('2023-03-08', 499.99, 505)]);
     await database.db('exchange_rates').where({ date: '2023-06-30' }).update({ sell: 999.99 });
     await database.db('exchange_rates').whereBetween('date', ['2023-08-01', '2023-08-31']).delete();
     await database.db('exchange_rates').where({ date: '2024-05-01' }).delete();
@@ -102,33 +113,50 @@ describe('period statistics from monthly summaries', () => {
       .db('exchange_rates')
       .whereIn('date', ['2022-12-31', '2025-06-15'])
       .update({ buy: database.db.raw('buy + 0.01') });
-    const august = await rates.periodStats('monthly', '2023-08-01', '2023-08-31');
-    expect(august).toEqual([]);
+    ratesChanged();
+    expect(await rates.periodStats('monthly', '2023-08-01', '2023-08-31')).toEqual([]);
     await expectSameAsAggregation();
+  });
+
+  it('averages values of more decimals exactly, rounding ties away from zero', async () => {
+    // Four-decimal values, as the derived currencies' records carry; the first two days' averages are ties.
+    await store.upsert([rate('2023-04-03', 500.0001, 505.12), rate('2023-04-04', 500.0002, 505.13), rate('2023-04-05', 500.1234, 505.1299)]);
+    await expectSameAsAggregation();
+    ratesChanged();
+    const [days] = await rates.periodStats('monthly', '2023-04-03', '2023-04-04');
+    expect([days?.buy.average, days?.sell.average]).toEqual([500.0002, 505.125]);
   });
 
   it('is empty after the table is emptied, and whole again after a reload', async () => {
     await database.db.raw('TRUNCATE exchange_rates');
+    ratesChanged();
     expect(await rates.periodStats('yearly', '1983-01-01', '2100-12-31')).toEqual([]);
-    expect(await database.db('rate_months').count({ n: '*' })).toEqual([{ n: 0 }]);
-    await rates.upsert(history());
+    await store.upsert(history());
     await expectSameAsAggregation();
   });
 });
 
-describe('the monthly summaries migration', () => {
-  it('sums up the rows already stored when it runs, and goes back down cleanly', async () => {
+describe('the monthly summaries, dropped', () => {
+  it('are gone after migration 015, and built again from the rows stored by then when it goes back down', async () => {
     const database = await createTestDatabase();
     try {
-      const rates = createRatesStore(database.db);
-      // Back to before the summaries, with a history written meanwhile (no trigger to see it).
-      await migrateDownTo(database.db, '006_quota_leases');
       expect(await database.db.schema.hasTable('rate_months')).toBe(false);
-      await rates.upsert(history());
+      await createRatesStore(database.db).upsert(history());
+      await migrateDownTo(database.db, '014_provisional_rates');
+      const { rows } = (await database.db.raw(
+        `SELECT to_char(month, 'YYYY-MM') AS month, count, buy_sum::text AS buy_sum FROM rate_months ORDER BY month`,
+      )) as { rows: Array<{ month: string; count: number; buy_sum: string }> };
+      const { rows: expected } = (await database.db.raw(
+        `SELECT to_char(date_trunc('month', date), 'YYYY-MM') AS month, count(*)::integer AS count, sum(buy)::text AS buy_sum FROM exchange_rates GROUP BY 1 ORDER BY 1`,
+      )) as { rows: typeof rows };
+      expect(rows.length).toBeGreaterThan(30);
+      expect(rows).toEqual(expected);
+      // And their triggers follow writes again, until the summaries are dropped once more.
+      await database.db('exchange_rates').where({ date: '2023-06-30' }).delete();
+      expect(await database.db('rate_months').where({ month: '2023-06-01' }).first('count')).toEqual({ count: 29 });
       await migrate(database.db);
-      for (const [from, to] of RANGES) {
-        expect([from, to, await rates.periodStats('monthly', from, to)]).toEqual([from, to, await byAggregation(database, 'monthly', from, to)]);
-      }
+      expect(await database.db.schema.hasTable('rate_months')).toBe(false);
+      await database.db('exchange_rates').where({ date: '2023-07-01' }).delete();
     } finally {
       await database.drop();
     }
