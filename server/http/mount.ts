@@ -41,10 +41,10 @@ const cacheKey = (today: string, path: string, querystring: string) => `${today}
 const isKeyOf = (key: string, path: string) => key.startsWith(`${path}?`, key.indexOf(' ') + 1);
 
 /**
- * The answer from the cache, or computed and kept. Kept under the query string as sent (less the
- * key, plus the format `Accept` chose: negotiation.ts): only answers to valid queries are ever
- * kept, so a hit needs no validation (which cost more than the rest of a cached answer); the same
- * query written another way is simply kept apart.
+ * The answer from the cache, or computed (and kept once asked for again). Kept under the query
+ * string as sent (less the key, plus the format `Accept` chose: negotiation.ts): only answers to
+ * valid queries are ever kept, so a hit needs no validation (which cost more than the rest of a
+ * cached answer); the same query written another way is simply kept apart.
  */
 async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today: string): Promise<{ entry: CachedResponse; effort: Effort }> {
   if (!route.cache) return { entry: cache.wrap(await compute(ctx, route, today)), effort: 'quick' };
@@ -54,8 +54,10 @@ async function answerOf(ctx: Context, route: Route, cache: ResponseCache, today:
   if (hit) return { entry: hit, effort: 'kept' };
   const generation = cache.generation;
   const answer = await compute(ctx, route, today);
-  // An answer computed while the data changed is sent but not kept.
-  return { entry: generation === cache.generation ? cache.set(key, answer) : cache.wrap(answer), effort: 'quick' };
+  // Kept from its second asking on, with the kept copy (ResponseCache.admit); an answer computed
+  // while the data changed is sent but never kept.
+  if (generation !== cache.generation || !cache.admit(key)) return { entry: cache.wrap(answer), effort: 'quick' };
+  return { entry: cache.set(key, answer), effort: 'kept' };
 }
 
 function serve(route: Route, { cache, today }: MountOptions): Middleware {

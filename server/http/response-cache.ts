@@ -86,6 +86,12 @@ export const entryCost = (key: string, bodyBytes: number) => bodyBytes + key.len
  */
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How many keys asked for once are remembered. Past that the memory starts again (as TinyLFU's
+ * doorkeeper does): a key must then be asked twice among the next ones to be kept.
+ */
+export const REMEMBERED_KEYS = 10_000;
+
 export interface CachedResponse {
   readonly body: string | Buffer;
   readonly etag: string;
@@ -130,6 +136,8 @@ function cachedResponse({ text, type, headers }: Representation, expiresAt: numb
 
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>();
+  /** Keys asked for once and not kept (admit). */
+  private readonly askedOnce = new Set<string>();
   private bytes = 0;
   /** Bumped by every clear, so an answer computed across a data change is not stored. */
   generation = 0;
@@ -145,6 +153,20 @@ export class ResponseCache {
     if (hit && hit.expiresAt > this.now()) return hit;
     if (hit) this.remove(key, hit);
     return undefined;
+  }
+
+  /**
+   * Whether an answer just computed for `key` is worth keeping: from its second asking on. A
+   * window nobody asks for again (most of a client's walk through history) is sent and let go
+   * young, instead of pushing answers that are asked for out of the budget and leaving the
+   * collector old garbage (the bench's uncached 366-day ranges: 640–830 µs of CPU per request
+   * kept, 520–610 let go).
+   */
+  admit(key: string): boolean {
+    if (this.askedOnce.delete(key)) return true;
+    if (this.askedOnce.size >= REMEMBERED_KEYS) this.askedOnce.clear();
+    this.askedOnce.add(key);
+    return false;
   }
 
   set(key: string, answer: Representation): CachedResponse {

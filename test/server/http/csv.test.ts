@@ -465,6 +465,8 @@ describe('negotiation', () => {
     const first = await t.get(query, { accept: 'text/csv' });
     const json = await t.get(query);
     const again = await t.get(query, { accept: 'text/csv' });
+    // Each is kept from its second asking on.
+    await t.get(query);
     expect([first.headers.get('content-type'), json.headers.get('content-type'), again.headers.get('content-type')]).toEqual([
       'text/csv; charset=utf-8',
       'application/json; charset=utf-8',
@@ -624,9 +626,12 @@ describe('the key in the query string', () => {
     keyed.push(key);
     const res = await t.get(`/exchange-rate/history?format=csv&key=${key}&days=11`, { 'x-api-key': '' });
     expect(res.status).toBe(200);
+    // Kept from its second asking on, under a key without the API key.
+    expect((await t.get(`/exchange-rate/history?format=csv&key=${key}&days=11`, { 'x-api-key': '' })).text).toBe(res.text);
     expect(t.app.responseCache.get(`${TODAY} /exchange-rate/history?format=csv&days=11`)?.body).toBe(res.text);
     const encoded = await t.get(`/exchange-rate/history?format=csv&k%65y=${key}&days=12`, { 'x-api-key': '' });
     expect(encoded.status).toBe(200);
+    await t.get(`/exchange-rate/history?format=csv&k%65y=${key}&days=12`, { 'x-api-key': '' });
     expect(t.app.responseCache.get(`${TODAY} /exchange-rate/history?format=csv&days=12`)?.body).toBe(encoded.text);
     const cacheKeys: string[] = [];
     // `drop` shows every key to its predicate; keeping them all.

@@ -120,3 +120,17 @@ it('sends a fresh answer as a quick copy under a tag of its own, and the kept co
   const revalidated = await raw(path, 'br, gzip', { 'if-none-match': String(first.headers.etag) });
   expect([revalidated.status, revalidated.headers.etag]).toEqual([304, first.headers.etag]);
 });
+
+it('keeps an answer from its second asking on: one asked for once is sent and let go', async () => {
+  const query = '/exchange-rate/range?from=2023-03-01&to=2023-11-30';
+  // The calendar day in Costa Rica at the app's clock.
+  const kept = () => t.app.responseCache.get(`2025-01-15 ${query}`);
+  const first = await raw(`/api/v1${query}`, 'identity');
+  expect(kept()).toBeUndefined();
+  const second = await raw(`/api/v1${query}`, 'identity');
+  expect(kept()?.etag).toBe(first.headers.etag);
+  const third = await raw(`/api/v1${query}`, 'identity');
+  // The same answer each time, under the same tag.
+  expect([second.body.equals(first.body), third.body.equals(first.body)]).toEqual([true, true]);
+  expect([second.headers.etag, third.headers.etag]).toEqual([first.headers.etag, first.headers.etag]);
+});

@@ -3,7 +3,7 @@
  * answer compressed at most once per coding.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { ENTRY_OVERHEAD_BYTES, entryCost, ResponseCache } from '../../../server/http/response-cache';
+import { ENTRY_OVERHEAD_BYTES, entryCost, REMEMBERED_KEYS, ResponseCache } from '../../../server/http/response-cache';
 
 /** A budget of `bodies` bytes of bodies under one-character keys, `entries` of them. */
 const budget = (bodies: number, entries: number) => bodies + entries * (1 + ENTRY_OVERHEAD_BYTES);
@@ -104,4 +104,16 @@ it('an expired answer is gone, and its bytes with it', () => {
   now = 101;
   expect(cache.get('a')).toBeUndefined();
   expect(cache.heldBytes).toBe(0);
+});
+
+it('admits an answer from its second asking on, and remembers a bounded number of keys asked once', () => {
+  const cache = new ResponseCache();
+  expect([cache.admit('a'), cache.admit('b'), cache.admit('a'), cache.admit('b')]).toEqual([false, false, true, true]);
+  // Admitted once, a key starts over: kept answers are found by get() and never asked to admit.
+  expect(cache.admit('a')).toBe(false);
+  // Past the bound, the keys asked once are forgotten all together.
+  for (let i = 0; i < REMEMBERED_KEYS; i++) cache.admit(`once ${i}`);
+  expect(cache.admit('a')).toBe(false);
+  expect(cache.admit('once 1')).toBe(false);
+  expect(cache.admit('once 1')).toBe(true);
 });

@@ -135,8 +135,11 @@ it('reading the same values again counts and confirms them: no new revision, no 
   const before = await provenance(DAY);
   expect(before).toMatchObject({ firstSeenAt: at(1).toISOString(), lastConfirmedAt: at(1).toISOString(), observations: 2 });
   const record = await t.get(`/exchange-rate?date=${DAY}`);
+  await t.get(`/exchange-rate?date=${DAY}`);
   const logSize = async () => (await t.database.db('rate_observations').count({ n: '*' }))[0];
 
+  // Asked for a second time, the answer is kept.
+  expect(await provenance(DAY)).toEqual(before);
   const kept = `${TODAY} /exchange-rate/provenance?date=${DAY}`;
   expect(t.app.responseCache.get(kept)).toBeDefined();
 
