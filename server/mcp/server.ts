@@ -13,6 +13,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { RawQuery, Route } from '../http/route';
 import { version } from '../version';
 import { toRawQuery } from './arguments';
@@ -60,9 +61,17 @@ function toolResult(definition: ToolDefinition, outcome: Outcome, demo: boolean)
   };
 }
 
+/**
+ * One JSON Schema validator for every server: the HTTP transport makes a server per request, and
+ * each would otherwise build an Ajv instance of its own, a tenth of a tool call's CPU. It keeps
+ * nothing of a request (the SDK uses it only to check what a client sends back when asked).
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
 export function createToolServer(definitions: readonly ToolDefinition[], execute: Execute, { demo = false }: ToolServerOptions = {}): Server {
   const byName = new Map(definitions.map((d) => [d.spec.name, d]));
-  const server = new Server({ name: 'crc-rates', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  validator ??= new AjvJsonSchemaValidator();
+  const server = new Server({ name: 'crc-rates', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions.map((d) => d.tool) }));
   server.setRequestHandler(ToolCallRequestSchema, async ({ params }) => {
     if (params.problem) throw new McpError(ErrorCode.InvalidParams, params.problem);
