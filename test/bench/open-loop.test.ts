@@ -29,9 +29,9 @@ it('sends the offered rate, spread over the time, and answers every request', as
     expect(result.latencies).toHaveLength(100);
     expect(result.statusCodes).toEqual({ 200: 100 });
     expect(result.errors).toBe(0);
-    // Spread over the half second, not sent in one burst at its start.
+    // Spread over the half second, not sent in one burst at its start. (How fast they are answered
+    // depends on the machine: the next test holds what the latencies count.)
     expect(result.durationS).toBeGreaterThan(0.45);
-    expect(Math.max(...result.latencies)).toBeLessThan(200);
   } finally {
     await server.close();
   }

@@ -19,4 +19,6 @@ it('starts from the dumped files of another database, as a copy of its own', asy
   } finally {
     await Promise.all([original.destroy(), copy?.destroy()]);
   }
-});
+  // Two embedded databases started and one dumped: 6 s on a quiet machine, past 30 s while another
+  // suite shared its two cores.
+}, 90_000);
