@@ -3,8 +3,8 @@
  * values allow. A rate has 2 decimals (a derived one a few more): scaled to whole units (50,647
  * hundredths for 506.47), a month or a year of them adds up exactly in a double, and the 4-decimal
  * rounding of an average is integer division. Decimal arithmetic gives the same figures at some 20
- * times the cost (each month of /exchange-rate/stats: 20 µs, against 1 here), and stays the way
- * for values that do not scale (more decimals, or a sum past 2^51).
+ * times the cost (the average and change of a month's side: about 6 µs, against 0.25 here), and
+ * stays the way for values that do not scale (more decimals, or a sum past 2^51).
  */
 import type Decimal from 'decimal.js';
 import { LIMITS } from '../../shared/limits';
