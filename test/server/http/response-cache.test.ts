@@ -22,6 +22,22 @@ it('drops the oldest answers when the answers would pass the byte budget', () =>
   expect(cache.heldBytes).toBe(budget(800, 2));
 });
 
+it('lets go of the answers asked for least lately: one served since the budget last passed it stays', () => {
+  const cache = new ResponseCache(budget(1000, 2));
+  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(400)) as [string, string, string, string];
+  cache.set('a', answer(a));
+  cache.set('b', answer(b));
+  expect(cache.get('a')?.body).toBe(a);
+  // The oldest, a, was served since: b goes instead.
+  cache.set('c', answer(c));
+  expect(cache.get('b')).toBeUndefined();
+  // Both served now, a first: once each has had its second chance, a goes.
+  expect([cache.get('a')?.body, cache.get('c')?.body]).toEqual([a, c]);
+  cache.set('d', answer(d));
+  expect([cache.get('a'), cache.get('c')?.body, cache.get('d')?.body]).toEqual([undefined, c, d]);
+  expect(cache.heldBytes).toBe(budget(800, 2));
+});
+
 it("counts each entry's overhead and key, so many short answers are held to the budget too", () => {
   // 64 KB of budget: as bodies alone, some 250 answers of 260 bytes; with what each entry costs, under 80.
   const cache = new ResponseCache(64 * 1024);
