@@ -172,8 +172,8 @@ export class ResponseCache {
    * Whether an answer just computed for `key` is worth keeping: from its second asking on. A
    * window nobody asks for again (most of a client's walk through history) is sent and let go
    * young, instead of pushing answers that are asked for out of the budget and leaving the
-   * collector old garbage (the bench's uncached 366-day ranges: 640–830 µs of CPU per request
-   * kept, 520–610 let go).
+   * collector old garbage (the bench's uncached 366-day ranges: 636–826 µs of CPU per request
+   * kept, 518–611 let go).
    */
   admit(key: string): boolean {
     if (this.askedOnce.delete(key)) return true;
