@@ -108,13 +108,16 @@ function periodStatsIn(series: LoadedSeries, kind: PeriodKind, from: string, to:
     const periodEnd = lowerBound(dates, nextPeriodStart(period));
     const whole = periodEnd <= end && (start === 0 || periodOf(dates[start - 1] as string, kind) !== period);
     const next = Math.min(periodEnd, end);
-    const key = `${kind} ${period}`;
-    let stats = whole ? wholePeriods.get(key) : undefined;
-    if (!stats) {
-      stats = deepFreeze(statsOfPeriod(period, records.slice(start, next)));
-      if (whole) wholePeriods.set(key, stats);
-    }
-    periods.push(stats);
+    if (whole) {
+      const key = `${kind} ${period}`;
+      // Handed to every request that covers the period: frozen, and its JSON written once (answer-json.ts).
+      let stats = wholePeriods.get(key);
+      if (stats === undefined) {
+        stats = deepFreeze(statsOfPeriod(period, records.slice(start, next)));
+        wholePeriods.set(key, stats);
+      }
+      periods.push(stats);
+    } else periods.push(statsOfPeriod(period, records.slice(start, next)));
     start = next;
   }
   return periods;
