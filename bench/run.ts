@@ -15,7 +15,17 @@ import { measure, type Sample, type Target } from './measure';
 import { bundle, type Child, memoryMb, startChild } from './processes';
 import { type Tables, verdictLines, verdicts } from './verdicts';
 import { COLUMNS, type Column, extraColumn, markdownTable, type Summary, summarise, median } from './report';
-import { createPrivateDatabase, openEmbeddedDatabase, type Setup, type SetupId, startEmbedded, startPostgres, timedGet, REDIS_URL } from './setups';
+import {
+  createPrivateDatabase,
+  openEmbeddedDatabase,
+  type HeapReading,
+  type Setup,
+  type SetupId,
+  startEmbedded,
+  startPostgres,
+  timedGet,
+  REDIS_URL,
+} from './setups';
 import { ACCEPT_ENCODING, API, createWorkloads, type Workload } from './workloads';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -442,7 +452,7 @@ function constantRpsOf(measured: readonly Measured[]): Map<number, number> {
 type Memory = ReturnType<typeof memoryMb>;
 
 /** Prints a setup's startup, memory and keys, and returns them for the JSON. */
-function describeSetup(setup: Setup, memory: { afterWarmUp?: Memory; atEnd?: Memory; heapAtEnd?: NodeJS.MemoryUsage }, logSummary: LogSummary | undefined) {
+function describeSetup(setup: Setup, memory: { afterWarmUp?: Memory; atEnd?: Memory; heapAtEnd?: HeapReading }, logSummary: LogSummary | undefined) {
   const { firstMs, secondMs } = setup.firstRequest;
   const { keys } = setup;
   log(
@@ -453,7 +463,7 @@ function describeSetup(setup: Setup, memory: { afterWarmUp?: Memory; atEnd?: Mem
   if (heap) {
     const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
     log(
-      `${setup.id}: at the end, V8's heap ${mb(heap.heapTotal)} MB (${mb(heap.heapUsed)} MB of it in use, not collected first), ${mb(heap.external)} MB outside it (${mb(heap.arrayBuffers)} MB of buffers), the rest of the RSS code, stacks and the allocator's`,
+      `${setup.id}: at the end, V8's heap ${mb(heap.heapTotal)} MB (${mb(heap.heapUsed)} MB of it in use, not collected first; ${mb(heap.liveHeapUsed)} MB live once collected), ${mb(heap.external)} MB outside it (${mb(heap.arrayBuffers)} MB of buffers), the rest of the RSS code, stacks and the allocator's`,
     );
   }
   log(

@@ -51,8 +51,8 @@ export interface Setup {
   firstRequest: { firstMs: number; secondMs: number };
   /** Makes `count` more keys (in the server, which may be the only one that can reach its database). */
   addKeys(count: number): Promise<void>;
-  /** The server's own account of its memory (process.memoryUsage()), in bytes. */
-  heap(): Promise<NodeJS.MemoryUsage>;
+  /** The server's own account of its memory (process.memoryUsage()), then its heap once collected, in bytes. */
+  heap(): Promise<HeapReading>;
   close(): Promise<void>;
 }
 
@@ -102,6 +102,8 @@ export async function openEmbeddedDatabase(): Promise<{ db: Database; drop(): Pr
   return { db, drop: () => db.destroy() };
 }
 
+export type HeapReading = NodeJS.MemoryUsage & { liveHeapUsed: number };
+
 /** Wall time of one GET on a new connection, to the end of its body. */
 export function timedGet(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -137,7 +139,7 @@ async function launch(id: SetupId, script: string, env: NodeJS.ProcessEnv, keys:
   };
   const heap = async () => {
     server.send('memory');
-    return server.next<NodeJS.MemoryUsage>('memory');
+    return server.next<HeapReading>('memory');
   };
   return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys, heap };
 }
