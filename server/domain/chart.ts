@@ -13,10 +13,10 @@ import type { RateColumns } from './types';
  * so a gap in the data counts as the time it spans. The trend lines are fitted on every point,
  * not only the kept ones: downsampling keeps peaks, which would bias the fit.
  */
-export function chartOfColumns({ dates, days, buys, sells }: RateColumns, maxPoints: number): Chart {
+export function chartOfColumns({ dates, days, buys, sells, point }: RateColumns, maxPoints: number): Chart {
   const xs = offsetsOfDays(days, dates);
   const kept = lttbIndexes(xs, sells, maxPoints);
-  const series = kept.map((i) => ({ date: dates[i] as string, buy: buys[i] as number, sell: sells[i] as number }));
+  const series = kept.map((i) => point(i));
   const span = xs[xs.length - 1] as number;
 
   return {

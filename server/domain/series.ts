@@ -41,12 +41,16 @@ export function offsetsOfDays(days: ArrayLike<number>, dates: readonly string[])
   return xs;
 }
 
-/** The columns of an array of points. */
+/** The columns of an array of points (whose chart points are made anew on each call). */
 export function columnsOf(points: readonly RatePoint[]): RateColumns & { dates: string[]; days: Float64Array; buys: Float64Array; sells: Float64Array } {
+  const dates = points.map((p) => p.date);
+  const buys = Float64Array.from(points, (p) => p.buy);
+  const sells = Float64Array.from(points, (p) => p.sell);
   return {
-    dates: points.map((p) => p.date),
+    dates,
     days: Float64Array.from(points, (p) => p.day ?? dayNumber(p.date)),
-    buys: Float64Array.from(points, (p) => p.buy),
-    sells: Float64Array.from(points, (p) => p.sell),
+    buys,
+    sells,
+    point: (i) => ({ date: dates[i] as string, buy: buys[i] as number, sell: sells[i] as number }),
   };
 }

@@ -1,3 +1,5 @@
+import type { ChartPoint } from '../../shared/types';
+
 /** The input every calculation in this layer works on: one official quote per calendar day. */
 export interface RatePoint {
   /** `YYYY-MM-DD`. Arrays of points are ascending by date; days without a quote may be missing. */
@@ -23,4 +25,9 @@ export interface RateColumns {
   readonly days: ArrayLike<number>;
   readonly buys: ArrayLike<number>;
   readonly sells: ArrayLike<number>;
+  /**
+   * The window's `i`-th day as a chart point. The series in memory hands out the same frozen
+   * object each time, so a point's JSON is written once, however many charts keep it.
+   */
+  point(i: number): ChartPoint;
 }

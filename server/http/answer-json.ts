@@ -1,9 +1,10 @@
 /**
  * The JSON text of an answer, `{"success":true,"data":…}`, as JSON.stringify writes it, with the
  * text of each frozen element of a long list kept and reused. The series in memory are frozen
- * records that every window hands out again (a 366-day range is 366 of them), so an uncached window
- * joins texts written once instead of writing 53 KB of JSON anew: the largest part of its cost.
- * A frozen object cannot change, so its kept text cannot go stale; the texts go with the records.
+ * records that every window hands out again (a 366-day range is 366 of them, a chart's 500 points
+ * are points of the series), so an uncached window joins texts written once instead of writing
+ * its JSON anew: the largest part of its cost. A frozen object cannot change, so its kept text
+ * cannot go stale; the texts go with the records.
  */
 
 /** Shorter lists are written by JSON.stringify at once: joining saves nothing on a few elements. */
@@ -24,10 +25,35 @@ function elementText(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function answerJson(data: unknown): string {
-  if (!Array.isArray(data) || data.length < KEPT_FROM_ELEMENTS) return JSON.stringify({ success: true, data });
+const isLongList = (value: unknown): value is unknown[] => Array.isArray(value) && value.length >= KEPT_FROM_ELEMENTS;
+
+function listText(list: readonly unknown[]): string {
   // One join: it sizes the text once, where appending would build it in pieces to flatten later.
-  const elements = new Array<string>(data.length);
-  for (let i = 0; i < data.length; i++) elements[i] = elementText(data[i]);
-  return `{"success":true,"data":[${elements.join(',')}]}`;
+  const elements = new Array<string>(list.length);
+  for (let i = 0; i < list.length; i++) elements[i] = elementText(list[i]);
+  return `[${elements.join(',')}]`;
+}
+
+/** A plain object holding a long list in one of its fields, as a chart holds its series. */
+const holdsLongList = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.getPrototypeOf(value) === Object.prototype &&
+  !('toJSON' in value) &&
+  Object.values(value).some(isLongList);
+
+/** The object's fields in JSON.stringify's order, with what it leaves out (undefined, functions, symbols) left out. */
+function objectText(object: Record<string, unknown>): string {
+  const fields: string[] = [];
+  for (const [name, value] of Object.entries(object)) {
+    const text = isLongList(value) ? listText(value) : JSON.stringify(value);
+    if (text !== undefined) fields.push(`${JSON.stringify(name)}:${text}`);
+  }
+  return `{${fields.join(',')}}`;
+}
+
+export function answerJson(data: unknown): string {
+  if (isLongList(data)) return `{"success":true,"data":${listText(data)}}`;
+  if (holdsLongList(data)) return `{"success":true,"data":${objectText(data)}}`;
+  return JSON.stringify({ success: true, data });
 }

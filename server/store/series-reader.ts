@@ -4,7 +4,7 @@
  * (currency-series.ts) alike.
  */
 import { dayNumber } from '../../shared/dates';
-import type { ExchangeRate, PeriodStats } from '../../shared/types';
+import type { ChartPoint, ExchangeRate, PeriodStats } from '../../shared/types';
 import { deepFreeze } from '../domain/freeze';
 import { nextPeriodStart, type PeriodKind, periodOf, statsOfPeriod } from '../domain/period-stats';
 import { columnsOf } from '../domain/series';
@@ -24,6 +24,8 @@ export interface LoadedSeries {
   loadedAt: number;
   /** The statistics of each period that has been asked for whole, by kind and period. */
   wholePeriods: Map<string, PeriodStats>;
+  /** Each day as a chart point, made the first time a chart keeps it (plottedPoint). */
+  plotted: Array<ChartPoint | undefined>;
 }
 
 /** What the read routes ask of one currency's series. */
@@ -45,7 +47,21 @@ export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedS
   for (const record of records) deepFreeze(record);
   const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
   const { dates, days, buys, sells } = columnsOf(points);
-  return { records, points, dates, days, buys, sells, loadedAt, wholePeriods: new Map() };
+  return { records, points, dates, days, buys, sells, loadedAt, wholePeriods: new Map(), plotted: new Array<ChartPoint | undefined>(records.length).fill(undefined) };
+}
+
+/**
+ * The series' `index`-th day as a chart point, the same frozen object for every chart that keeps
+ * it: its JSON is written once (http/answer-json.ts), where a chart of 500 new points spent more
+ * time writing them than choosing them.
+ */
+function plottedPoint(series: LoadedSeries, index: number): ChartPoint {
+  let point = series.plotted[index];
+  if (point === undefined) {
+    point = Object.freeze({ date: series.dates[index] as string, buy: series.buys[index] as number, sell: series.sells[index] as number });
+    series.plotted[index] = point;
+  }
+  return point;
 }
 
 /** The first index whose date is not before `date` (dates ascending). */
@@ -154,10 +170,17 @@ export function readSeries(current: () => Promise<LoadedSeries>): RateSeries {
     periodStats: async (kind, from, to) => periodStatsIn(await current(), kind, from, to),
     /** A window as columns: views of the series, nothing copied but the dates' references. */
     async columns(from, to) {
-      const { dates, days, buys, sells } = await current();
+      const series = await current();
+      const { dates, days, buys, sells } = series;
       const start = lowerBound(dates, from);
       const end = lowerBound(dates, `${to}\uffff`);
-      return { dates: dates.slice(start, end), days: days.subarray(start, end), buys: buys.subarray(start, end), sells: sells.subarray(start, end) };
+      return {
+        dates: dates.slice(start, end),
+        days: days.subarray(start, end),
+        buys: buys.subarray(start, end),
+        sells: sells.subarray(start, end),
+        point: (i) => plottedPoint(series, start + i),
+      };
     },
   };
 }

@@ -38,6 +38,17 @@ it("keeps a frozen record's text, and writes the same answer again and in any li
   same([...records.slice(0, 50), record(1), ...records.slice(50, 100)]);
 });
 
+it('writes an object holding a long list (a chart and its series) as JSON.stringify does', () => {
+  const points = Array.from({ length: 500 }, (_, i) => deepFreeze({ date: `2024-01-${String((i % 28) + 1).padStart(2, '0')}`, buy: 500 + i / 3, sell: 1e21 + i }));
+  const chart = { from: '2024-01-01', to: '2024-12-31', points: 500, series: points, trend: { buy: { slopePerDay: -0, start: 1e-7 } } };
+  same(chart);
+  same({ ...chart, series: points.slice(20, 120), note: undefined, draw: () => 1, [Symbol('hidden')]: 1, 'quoted "name"': [record(1)] });
+  same({ series: points, other: Array.from({ length: 40 }, (_, i) => (i % 2 ? record(i) : undefined)), nested: { series: points } });
+  // An object of its own kind, or one that writes itself, is left to JSON.stringify.
+  same({ series: points, toJSON: () => ({ replaced: true }) });
+  same(Object.assign(Object.create({ inherited: 1 }) as object, { series: points }));
+});
+
 it('freezes the records of a series in memory, and what they hold', () => {
   const rates: ExchangeRate[] = Array.from({ length: 3 }, (_, i) => ({
     date: `2025-01-1${i}`,

@@ -32,7 +32,18 @@ describe('the official series in memory', () => {
       const stored = await store.columns(from, to);
       expect(columns.dates).toEqual(stored.dates);
       for (const column of ['days', 'buys', 'sells'] as const) expect(Array.from(columns[column])).toEqual(Array.from(stored[column]));
+      for (let i = 0; i < columns.dates.length; i++) expect(columns.point(i)).toEqual(stored.point(i));
     }
+  });
+
+  it('hands every chart the same frozen point of a day, whichever window it reads it through', async () => {
+    const memory = createRatesInMemory(createRatesStore(database.db), createLocalChangeFeed().onRatesChanged);
+    const wide = await memory.columns('2025-01-01', '2025-01-31');
+    const narrow = await memory.columns('2025-01-11', '2025-01-13');
+    expect(wide.point(1)).toEqual({ date: '2025-01-11', buy: 501, sell: 511 });
+    expect(narrow.point(0)).toBe(wide.point(1));
+    expect(narrow.point(1)).toBe(wide.point(2));
+    expect(Object.isFrozen(narrow.point(1))).toBe(true);
   });
 
   it('reads the database once, again after a change notice, and again after its time limit', async () => {
