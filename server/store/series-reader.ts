@@ -47,7 +47,17 @@ export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedS
   for (const record of records) deepFreeze(record);
   const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
   const { dates, days, buys, sells } = columnsOf(points);
-  return { records, points, dates, days, buys, sells, loadedAt, wholePeriods: new Map(), plotted: new Array<ChartPoint | undefined>(records.length).fill(undefined) };
+  return {
+    records,
+    points,
+    dates,
+    days,
+    buys,
+    sells,
+    loadedAt,
+    wholePeriods: new Map(),
+    plotted: new Array<ChartPoint | undefined>(records.length).fill(undefined),
+  };
 }
 
 /**

@@ -39,7 +39,9 @@ it("keeps a frozen record's text, and writes the same answer again and in any li
 });
 
 it('writes an object holding a long list (a chart and its series) as JSON.stringify does', () => {
-  const points = Array.from({ length: 500 }, (_, i) => deepFreeze({ date: `2024-01-${String((i % 28) + 1).padStart(2, '0')}`, buy: 500 + i / 3, sell: 1e21 + i }));
+  const points = Array.from({ length: 500 }, (_, i) =>
+    deepFreeze({ date: `2024-01-${String((i % 28) + 1).padStart(2, '0')}`, buy: 500 + i / 3, sell: 1e21 + i }),
+  );
   const chart = { from: '2024-01-01', to: '2024-12-31', points: 500, series: points, trend: { buy: { slopePerDay: -0, start: 1e-7 } } };
   same(chart);
   same({ ...chart, series: points.slice(20, 120), note: undefined, draw: () => 1, [Symbol('hidden')]: 1, 'quoted "name"': [record(1)] });
