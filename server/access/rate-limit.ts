@@ -90,6 +90,11 @@ function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () =
       rollingCountBuckets: 10,
       // The probe below closes it; this only bounds how long it stays open should the probe be stuck.
       resetTimeout: 30_000,
+      // Nothing reads the breaker's latency percentiles or its snapshots, which it would otherwise
+      // compute ten times a second: 430 µs each at 5,000 calls a second (10 buckets of 500 latencies
+      // concatenated and sorted), some 0.9 µs per request.
+      rollingPercentilesEnabled: false,
+      enableSnapshots: false,
     },
   );
 
