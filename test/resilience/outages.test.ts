@@ -194,9 +194,11 @@ describe('Redis frozen', () => {
     }
     // The first moment: no request waits for Redis more than about twice the deadline.
     expect(Math.max(...first)).toBeLessThan(2 * REDIS_DEADLINE_MS + 300);
-    // Then under 50 ms, or on a loaded machine no more than 20 ms above the same requests with Redis
-    // up (without the breaker, every request would wait out the deadline: 100 ms more, at least).
-    expect(percentile(times, 99)).toBeLessThan(Math.max(50, percentile(healthy, 99) + 20));
+    // Then none waits for Redis: without the breaker every request would wait out the deadline, so
+    // the p99 stays under it (or, on a machine loaded enough to slow the healthy requests that
+    // much, within 20 ms of theirs). A tighter bound measures the machine: with two test suites
+    // on its two cores it saw a p99 of 58 ms where the healthy one was under 30.
+    expect(percentile(times, 99)).toBeLessThan(Math.max(REDIS_DEADLINE_MS, percentile(healthy, 99) + 20));
 
     // Shared again: a key of 4 a minute gets 4 answers in all, not 4 per instance.
     await until(
