@@ -349,6 +349,7 @@ async function main(): Promise<void> {
   printed.length = 0;
 
   if (process.env.BENCH_PROFILE) fs.mkdirSync(process.env.BENCH_PROFILE, { recursive: true });
+  if (process.env.BENCH_HEAP_SNAPSHOT) fs.mkdirSync(process.env.BENCH_HEAP_SNAPSHOT, { recursive: true });
   const bundleDir = await bundle({ server: 'bench/server.ts', baseline: 'bench/baseline.ts', 'pglite-floor': 'bench/pglite-floor.ts' });
   cleanups.push(async () => fs.rmSync(bundleDir, { recursive: true, force: true }));
 
