@@ -25,6 +25,7 @@ import readline from 'node:readline';
 import v8 from 'node:v8';
 import { createApp } from '../server/app';
 import { createLocalChangeFeed } from '../server/changes';
+import { boundHeapGrowth } from '../server/heap';
 import type { LogLevel } from '../server/config';
 import { createLogger, logDestination } from '../server/logger';
 import { createDatabase, type Database, DEADLINES } from '../server/store/database';
@@ -97,6 +98,8 @@ async function startProfile(): Promise<() => Promise<unknown>> {
 }
 
 async function main(): Promise<void> {
+  // As server/main.ts does, first thing.
+  boundHeapGrowth();
   // Logging on, as in production: logger.ts's writer (asynchronous, in batches), one line per
   // request, into a file rather than stdout (the runner's pipe, which it reads for this process's messages).
   const destination = logDestination(process.env.BENCH_LOG_FILE ?? '/dev/null');

@@ -12,12 +12,14 @@ import { syncBanking } from './jobs/sync-banking';
 import { scheduledCurrencies } from './jobs/sync-currencies';
 import { scheduledProvisionalEuro } from './jobs/sync-provisional';
 import { scheduledMonex } from './jobs/sync-monex';
+import { boundHeapGrowth } from './heap';
 import { openRuntime, servingDeps } from './runtime';
 import { createWebhookWorker } from './jobs/webhook-worker';
 import { resolveSealKey } from './store/webhook-key';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
+  boundHeapGrowth();
   const config = loadConfig();
   const runtime = await openRuntime(config, undefined, { serve: true });
   const { logger, db, changes } = runtime;

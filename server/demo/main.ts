@@ -19,6 +19,7 @@ import { syncBanking } from '../jobs/sync-banking';
 import { CURRENCIES_CONCURRENCY, catchUpCurrencies } from '../jobs/sync-currencies';
 import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
 import { addDays } from '../../shared/dates';
+import { boundHeapGrowth } from '../heap';
 import { openRuntime, servingDeps } from '../runtime';
 import { createApiKeysStore } from '../store/api-keys';
 import { demoBanner } from './banner';
@@ -108,6 +109,7 @@ function describe(error: unknown): string {
 }
 
 async function main(): Promise<void> {
+  boundHeapGrowth();
   const stopping = new AbortController();
   const closers: Closer[] = [];
   const closeAll = async () => {
