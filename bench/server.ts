@@ -31,6 +31,7 @@ import { createLogger, logDestination } from '../server/logger';
 import { createDatabase, type Database, DEADLINES } from '../server/store/database';
 import { createTestDatabase } from '../test/helpers/database';
 import { createBenchKeys, seedFullHistory } from './seed';
+import { settledRssMb } from './settled-rss';
 
 const say = (message: object) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
@@ -53,12 +54,12 @@ function openPostgres(url: string, logger: pino.Logger): Opened {
 async function openEmbedded(keyCount: number): Promise<Opened> {
   const beforeMb = collectedRssMb();
   const database = await createTestDatabase();
-  const emptyMb = collectedRssMb();
+  const emptyMb = await settledRssMb();
   await seedFullHistory(database.db);
   const keys = await createBenchKeys(database.db, keyCount);
   // Also drops seeding's garbage before the runner compares this server's memory with the
   // PostgreSQL one's, which seeds nothing itself (a server restarted on its data would not have it).
-  const seededMb = collectedRssMb();
+  const seededMb = await settledRssMb();
   return { db: database.db, keys, memory: { beforeMb, emptyMb, seededMb }, close: () => database.drop() };
 }
 
