@@ -12,7 +12,7 @@
  */
 import v8 from 'node:v8';
 
-export const HEAP_GROWTH_FLAG = '--heap-growing-percent=50';
+const HEAP_GROWTH_FLAG = '--heap-growing-percent=50';
 
 /** For the serving processes, first thing: V8 reads the flag each time it sets the next collection's limit. */
 export function boundHeapGrowth(): void {
