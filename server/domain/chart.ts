@@ -1,6 +1,6 @@
 import type { Chart, TrendLine } from '../../shared/types';
 import { lttbIndexes } from './lttb';
-import { leastSquares } from './regression';
+import { type Line, leastSquares } from './regression';
 import { statistic } from './rounding';
 import { offsetsOfDays } from './series';
 import type { RateColumns } from './types';
@@ -11,9 +11,11 @@ import type { RateColumns } from './types';
  *
  * The series is downsampled on `sell` (buy comes from the same dates) with x in calendar days,
  * so a gap in the data counts as the time it spans. The trend lines are fitted on every point,
- * not only the kept ones: downsampling keeps peaks, which would bias the fit.
+ * not only the kept ones: downsampling keeps peaks, which would bias the fit. A series in memory
+ * hands over each window's lines from the sums it keeps (`fit`), without a pass over its days.
  */
-export function chartOfColumns({ dates, days, buys, sells, point }: RateColumns, maxPoints: number): Chart {
+export function chartOfColumns(columns: RateColumns, maxPoints: number): Chart {
+  const { dates, days, buys, sells, point } = columns;
   const xs = offsetsOfDays(days, dates);
   const kept = lttbIndexes(xs, sells, maxPoints);
   const series = kept.map((i) => point(i));
@@ -25,15 +27,14 @@ export function chartOfColumns({ dates, days, buys, sells, point }: RateColumns,
     points: series.length,
     series,
     trend: {
-      buy: trendLine(xs, buys, span),
-      sell: trendLine(xs, sells, span),
+      buy: trendLine(columns.fit?.('buy') ?? leastSquares(xs, buys), span),
+      sell: trendLine(columns.fit?.('sell') ?? leastSquares(xs, sells), span),
     },
   };
 }
 
 /** The fitted line's slope and its values at `from` (x = 0) and `to` (x = span). */
-function trendLine(xs: ArrayLike<number>, ys: ArrayLike<number>, span: number): TrendLine {
-  const { slope, intercept } = leastSquares(xs, ys);
+function trendLine({ slope, intercept }: Line, span: number): TrendLine {
   return {
     slopePerDay: statistic(slope),
     start: statistic(intercept),

@@ -20,24 +20,32 @@ const MAX_SCALED_DECIMALS = 6;
  */
 const EXACT_DIVISION_BOUND = 2 ** 51;
 
-/** The values as whole units of 10^-decimals, summed: null when some value has more decimals or the sum is too large. */
-function scaled(values: readonly number[]): { units: number; decimals: number } | null {
+/**
+ * The fewest decimals (up to MAX_SCALED_DECIMALS) that every value has, so that each one times
+ * 10^decimals is a whole number it gives back exactly; null when some value has more.
+ */
+export function decimalsOf(values: ArrayLike<number>): number | null {
   for (let decimals = 0; decimals <= MAX_SCALED_DECIMALS; decimals++) {
     const scale = 10 ** decimals;
-    let units = 0;
     let exact = true;
-    for (const value of values) {
-      const valueUnits = Math.round(value * scale);
-      // The value is that many units exactly when they give it back; else try more decimals.
-      if (valueUnits / scale !== value || !Number.isSafeInteger(valueUnits)) {
-        exact = false;
-        break;
-      }
-      units += valueUnits;
+    for (let i = 0; i < values.length && exact; i++) {
+      const value = values[i] as number;
+      const units = Math.round(value * scale);
+      exact = units / scale === value && Number.isSafeInteger(units);
     }
-    if (exact && Number.isSafeInteger(units)) return { units, decimals };
+    if (exact) return decimals;
   }
   return null;
+}
+
+/** The values as whole units of 10^-decimals, summed: null when some value has more decimals or the sum is too large. */
+function scaled(values: readonly number[]): { units: number; decimals: number } | null {
+  const decimals = decimalsOf(values);
+  if (decimals === null) return null;
+  const scale = 10 ** decimals;
+  let units = 0;
+  for (const value of values) units += Math.round(value * scale);
+  return Number.isSafeInteger(units) ? { units, decimals } : null;
 }
 
 /**

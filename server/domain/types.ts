@@ -1,4 +1,5 @@
 import type { ChartPoint } from '../../shared/types';
+import type { Line } from './regression';
 
 /** The input every calculation in this layer works on: one official quote per calendar day. */
 export interface RatePoint {
@@ -30,4 +31,9 @@ export interface RateColumns {
    * object each time, so a point's JSON is written once, however many charts keep it.
    */
   point(i: number): ChartPoint;
+  /**
+   * The least-squares line of one side over the window's days (x = 0 on its first day), when the
+   * series keeps the sums that give it at once (line-sums.ts); absent, the chart fits the window.
+   */
+  fit?(side: 'buy' | 'sell'): Line;
 }

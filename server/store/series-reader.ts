@@ -7,6 +7,7 @@ import { dayNumber } from '../../shared/dates';
 import type { ChartPoint, ExchangeRate, PeriodStats } from '../../shared/types';
 import { deepFreeze } from '../domain/freeze';
 import { nextPeriodStart, type PeriodKind, periodOf, statsOfPeriod } from '../domain/period-stats';
+import { type LineSums, lineSums } from '../domain/line-sums';
 import { columnsOf } from '../domain/series';
 import type { RateColumns, RatePoint } from '../domain/types';
 
@@ -26,6 +27,8 @@ export interface LoadedSeries {
   wholePeriods: Map<string, PeriodStats>;
   /** Each day as a chart point, made the first time a chart keeps it (plottedPoint). */
   plotted: Array<ChartPoint | undefined>;
+  /** The running sums that fit each side's line over a window, made for the first chart (lineSumsOf). */
+  lines?: Record<'buy' | 'sell', LineSums> | null;
 }
 
 /** What the read routes ask of one currency's series. */
@@ -58,6 +61,16 @@ export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedS
     wholePeriods: new Map(),
     plotted: new Array<ChartPoint | undefined>(records.length).fill(undefined),
   };
+}
+
+/** The series' running sums for its trend lines, made once; null when its values keep none. */
+function lineSumsOf(series: LoadedSeries): Record<'buy' | 'sell', LineSums> | null {
+  if (series.lines === undefined) {
+    const buy = lineSums(series.days, series.buys);
+    const sell = lineSums(series.days, series.sells);
+    series.lines = buy && sell ? { buy, sell } : null;
+  }
+  return series.lines;
 }
 
 /**
@@ -184,12 +197,14 @@ export function readSeries(current: () => Promise<LoadedSeries>): RateSeries {
       const { dates, days, buys, sells } = series;
       const start = lowerBound(dates, from);
       const end = lowerBound(dates, `${to}\uffff`);
+      const lines = lineSumsOf(series);
       return {
         dates: dates.slice(start, end),
         days: days.subarray(start, end),
         buys: buys.subarray(start, end),
         sells: sells.subarray(start, end),
         point: (i) => plottedPoint(series, start + i),
+        ...(lines && { fit: (side: 'buy' | 'sell') => lines[side].lineOf(start, end) }),
       };
     },
   };
