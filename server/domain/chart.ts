@@ -6,8 +6,8 @@ import { offsetsOfDays } from './series';
 import type { RateColumns } from './types';
 
 /**
- * The Chart object of docs/api.md for a non-empty series' columns, ascending by date (the series
- * in memory hands them over without copying).
+ * The Chart object of docs/api.md for a non-empty series' columns, ascending by date as columnsOf
+ * checks them (the series in memory hands them over without copying).
  *
  * The series is downsampled on `sell` (buy comes from the same dates) with x in calendar days,
  * so a gap in the data counts as the time it spans. The trend lines are fitted on every point,
@@ -16,10 +16,13 @@ import type { RateColumns } from './types';
  */
 export function chartOfColumns(columns: RateColumns, maxPoints: number): Chart {
   const { dates, days, buys, sells, point } = columns;
-  const xs = offsetsOfDays(days, dates);
-  const kept = lttbIndexes(xs, sells, maxPoints);
+  if (days.length === 0) throw new RangeError('a chart needs at least one point');
+  // x is the day less the first one: lttb subtracts it as it reads, with no array of offsets made.
+  const origin = days[0] as number;
+  const kept = lttbIndexes(days, sells, maxPoints, origin);
   const series = kept.map((i) => point(i));
-  const span = xs[xs.length - 1] as number;
+  const span = (days[days.length - 1] as number) - origin;
+  const lines = columns.fit ? { buy: columns.fit('buy'), sell: columns.fit('sell') } : fitEveryDay(days, buys, sells);
 
   return {
     from: dates[0] as string,
@@ -27,10 +30,16 @@ export function chartOfColumns(columns: RateColumns, maxPoints: number): Chart {
     points: series.length,
     series,
     trend: {
-      buy: trendLine(columns.fit?.('buy') ?? leastSquares(xs, buys), span),
-      sell: trendLine(columns.fit?.('sell') ?? leastSquares(xs, sells), span),
+      buy: trendLine(lines.buy, span),
+      sell: trendLine(lines.sell, span),
     },
   };
+}
+
+/** Both sides' lines fitted over every day of the window, for columns that keep no sums. */
+function fitEveryDay(days: ArrayLike<number>, buys: ArrayLike<number>, sells: ArrayLike<number>): Record<'buy' | 'sell', Line> {
+  const xs = offsetsOfDays(days);
+  return { buy: leastSquares(xs, buys), sell: leastSquares(xs, sells) };
 }
 
 /** The fitted line's slope and its values at `from` (x = 0) and `to` (x = span). */

@@ -20,9 +20,11 @@ export function lttb<T>(data: readonly T[], threshold: number, x: (p: T) => numb
 /**
  * The same downsampling over two arrays of coordinates, answering the indexes kept. Callers
  * with the coordinates at hand (the chart) skip an accessor call per point and per pass, which
- * is most of the work while the code is not optimised yet, on a server's first charts.
+ * is most of the work while the code is not optimised yet, on a server's first charts. Each x is
+ * `xs[i] - origin`: the chart hands over day numbers and its first day rather than an array of
+ * offsets made for the purpose.
  */
-export function lttbIndexes(xs: ArrayLike<number>, ys: ArrayLike<number>, threshold: number): number[] {
+export function lttbIndexes(xs: ArrayLike<number>, ys: ArrayLike<number>, threshold: number, origin = 0): number[] {
   if (!Number.isInteger(threshold)) throw new RangeError(`threshold must be an integer, got ${threshold}`);
   const n = xs.length;
   if (n <= threshold || n <= 2) return Array.from({ length: n }, (_, i) => i);
@@ -45,20 +47,20 @@ export function lttbIndexes(xs: ArrayLike<number>, ys: ArrayLike<number>, thresh
     let avgX = 0;
     let avgY = 0;
     for (let j = nextFrom; j < nextTo; j++) {
-      avgX += xs[j] as number;
+      avgX += (xs[j] as number) - origin;
       avgY += ys[j] as number;
     }
     avgX /= nextTo - nextFrom;
     avgY /= nextTo - nextFrom;
 
-    const ax = xs[a] as number;
+    const ax = (xs[a] as number) - origin;
     const ay = ys[a] as number;
     // Default to the bucket's first point so a NaN area can never leave the bucket unpicked.
     let chosen = from;
     let maxArea = -1;
     for (let j = from; j < to; j++) {
       // Twice the triangle's area; the factor ½ does not change which one is largest.
-      const area = Math.abs((ax - avgX) * ((ys[j] as number) - ay) - (ax - (xs[j] as number)) * (avgY - ay));
+      const area = Math.abs((ax - avgX) * ((ys[j] as number) - ay) - (ax - ((xs[j] as number) - origin)) * (avgY - ay));
       if (area > maxArea) {
         maxArea = area;
         chosen = j;

@@ -26,29 +26,31 @@ export function dayOffsets(points: readonly RatePoint[]): number[] {
   return xs;
 }
 
-/** The same x axis over a series' columns: its day numbers less the first one's, checked alike. */
-export function offsetsOfDays(days: ArrayLike<number>, dates: readonly string[]): Float64Array {
-  if (days.length === 0) throw new RangeError('a series needs at least one point');
-  const origin = days[0] as number;
+/** The same x axis over a series' columns: its day numbers less the first one's. */
+export function offsetsOfDays(days: ArrayLike<number>): Float64Array {
   const xs = new Float64Array(days.length);
-  let previous = -1;
-  for (let i = 0; i < days.length; i++) {
-    const x = (days[i] as number) - origin;
-    if (!(x > previous)) throw new RangeError(`points must be strictly ascending valid dates; got ${dates[i]} at index ${i}`);
-    xs[i] = x;
-    previous = x;
-  }
+  for (let i = 0; i < days.length; i++) xs[i] = (days[i] as number) - (days[0] as number);
   return xs;
 }
 
-/** The columns of an array of points (whose chart points are made anew on each call). */
+/**
+ * The columns of an array of points (whose chart points are made anew on each call), checked as
+ * the chart relies on them: valid dates, strictly ascending.
+ */
 export function columnsOf(points: readonly RatePoint[]): RateColumns & { dates: string[]; days: Float64Array; buys: Float64Array; sells: Float64Array } {
   const dates = points.map((p) => p.date);
+  const days = Float64Array.from(points, (p) => p.day ?? dayNumber(p.date));
+  for (let i = 0; i < days.length; i++) {
+    // `!(a > b)` also catches NaN from a malformed date.
+    if (!((days[i] as number) > (i === 0 ? Number.NEGATIVE_INFINITY : (days[i - 1] as number)))) {
+      throw new RangeError(`points must be strictly ascending valid dates; got ${dates[i]} at index ${i}`);
+    }
+  }
   const buys = Float64Array.from(points, (p) => p.buy);
   const sells = Float64Array.from(points, (p) => p.sell);
   return {
     dates,
-    days: Float64Array.from(points, (p) => p.day ?? dayNumber(p.date)),
+    days,
     buys,
     sells,
     point: (i) => ({ date: dates[i] as string, buy: buys[i] as number, sell: sells[i] as number }),

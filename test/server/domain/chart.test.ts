@@ -52,6 +52,14 @@ describe('chartOfColumns: a short window', () => {
   it('refuses an empty window', () => {
     expect(() => chartOf([], 90)).toThrow(RangeError);
   });
+
+  it('refuses points out of order, twice the same day, or a malformed date', () => {
+    const [first, second, third] = points as [RatePoint, RatePoint, RatePoint];
+    expect(() => chartOf([first, third, second], 90)).toThrow(/strictly ascending valid dates; got 2025-01-02 at index 2/);
+    expect(() => chartOf([first, first], 90)).toThrow(RangeError);
+    expect(() => chartOf([{ ...first, date: '2025-13-45' }, second], 90)).toThrow(RangeError);
+    expect(() => chartOf([first, { ...second, date: 'soon' }], 90)).toThrow(RangeError);
+  });
 });
 
 describe('chartOfColumns: downsampling on sell', () => {

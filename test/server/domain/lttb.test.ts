@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { lttb } from '../../../server/domain/lttb';
+import { lttb, lttbIndexes } from '../../../server/domain/lttb';
 
 type P = { x: number; y: number };
 const px = (p: P) => p.x;
@@ -80,6 +80,25 @@ describe('lttb: properties', () => {
           expect(out[out.length - 1]).toBe(data[data.length - 1]);
         }
       }),
+    );
+  });
+});
+
+describe('lttbIndexes with an origin', () => {
+  it('keeps the same indexes from day numbers and their first day as from the offsets', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1000, max: 90000 })), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 4000, max: 25000 }),
+        fc.integer({ min: 2, max: 120 }),
+        (steps, firstDay, threshold) => {
+          let day = firstDay;
+          const days = steps.map(([step]) => (day += step));
+          const ys = steps.map(([, hundredths]) => hundredths / 100);
+          const offsets = days.map((d) => d - (days[0] as number));
+          expect(lttbIndexes(days, ys, threshold, days[0])).toEqual(lttbIndexes(offsets, ys, threshold));
+        },
+      ),
     );
   });
 });
