@@ -76,22 +76,28 @@ it('goes to exactly one of several processes claiming at once, also over a stale
     let won = false;
     try { claimDataDir(process.argv[1], false); won = true; } catch (error) { if (error.name !== 'DataDirInUseError') throw error; }
     process.stdout.write(won ? 'won' : 'lost');
-    // Holds on while the others try.
-    setTimeout(() => undefined, 1500);
+    // Holds on until every process has tried (the test then closes stdin): a winner that left
+    // sooner would leave a stale claim for a late starter to take over, rightly.
+    process.stdin.resume().on('end', () => process.exit(0));
   `;
+  const children = Array.from({ length: 6 }, () => spawn(TSX, ['-e', script, dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }));
+  const exited = children.map((child) => new Promise((resolve) => child.on('close', resolve)));
   const outcomes = await Promise.all(
-    Array.from(
-      { length: 6 },
-      () =>
+    children.map(
+      (child) =>
         new Promise<string>((resolve, reject) => {
-          const child = spawn(TSX, ['-e', script, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
           let out = '';
-          child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+          child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+            out += chunk;
+            if (out === 'won' || out === 'lost') resolve(out);
+          });
           child.on('error', reject);
           child.on('close', () => resolve(out));
         }),
     ),
   );
+  for (const child of children) child.stdin.end();
+  await Promise.all(exited);
   expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);
   expect(outcomes.filter((o) => o === 'lost')).toHaveLength(5);
 }, 30_000);
