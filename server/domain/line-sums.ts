@@ -41,7 +41,7 @@ export function lineSums(days: ArrayLike<number>, values: ArrayLike<number>): Li
     sumY[i + 1] = (sumY[i] as number) + y;
     sumXY[i + 1] = (sumXY[i] as number) + x * y;
   }
-  // Each sum grows with i for positive values; one that passed 2^53 lost units on the way.
+  // A double past 2^53 no longer holds every integer: a sum that got there may have lost units.
   for (const sums of [sumX, sumXX, sumY, sumXY]) {
     if (!sums.every(Number.isSafeInteger)) return null;
   }
