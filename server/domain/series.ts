@@ -28,8 +28,9 @@ export function dayOffsets(points: readonly RatePoint[]): number[] {
 
 /** The same x axis over a series' columns: its day numbers less the first one's. */
 export function offsetsOfDays(days: ArrayLike<number>): Float64Array {
+  const origin = days[0] as number;
   const xs = new Float64Array(days.length);
-  for (let i = 0; i < days.length; i++) xs[i] = (days[i] as number) - (days[0] as number);
+  for (let i = 0; i < days.length; i++) xs[i] = (days[i] as number) - origin;
   return xs;
 }
 

@@ -19,24 +19,31 @@ function records(count: number, sellOf: (i: number) => number): ExchangeRate[] {
   });
 }
 
-/** The chart of the window [a, b] of `all` read through the series in memory, and made from its points alone. */
-async function bothCharts(all: ExchangeRate[], a: number, b: number, points: number) {
-  const reader = readSeries(async () => loadedSeries(all, 0));
-  const window = all.slice(a, b + 1).map(({ date, buy, sell }) => ({ date, buy, sell }));
-  const columns = await reader.columns(window[0]?.date ?? '', window.at(-1)?.date ?? '');
-  return { fromSeries: chartOfColumns(columns, points), fromPoints: chartOfColumns(columnsOf(window), points), columns };
+/**
+ * The charts of windows of `all` read through one series in memory (its sums made once, for the
+ * first), and made from each window's points alone.
+ */
+function chartsOf(all: ExchangeRate[]) {
+  const series = loadedSeries(all, 0);
+  const reader = readSeries(async () => series);
+  return async (a: number, b: number, points: number) => {
+    const window = all.slice(a, b + 1).map(({ date, buy, sell }) => ({ date, buy, sell }));
+    const columns = await reader.columns(window[0]?.date ?? '', window.at(-1)?.date ?? '');
+    return { fromSeries: chartOfColumns(columns, points), fromPoints: chartOfColumns(columnsOf(window), points), columns };
+  };
 }
 
 describe('charts of a series in memory', () => {
   const history = records(16000, (i) => Math.round((40 + 12 * i ** 0.6 + 20 * Math.sin(i / 90)) * 100) / 100);
 
   it('fit their trend lines from the sums the series keeps, and give the chart the points alone give', async () => {
-    const { columns } = await bothCharts(history, 0, 15999, 500);
+    const bothCharts = chartsOf(history);
+    const { columns } = await bothCharts(0, 15999, 500);
     expect(columns.fit).toBeDefined();
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 15999 }), fc.integer({ min: 0, max: 15999 }), fc.integer({ min: 2, max: 500 }), async (a, length, points) => {
         const b = Math.min(15999, a + length);
-        const { fromSeries, fromPoints } = await bothCharts(history, a, b, points);
+        const { fromSeries, fromPoints } = await bothCharts(a, b, points);
         const { trend, ...plotted } = fromSeries;
         expect(JSON.stringify(plotted)).toBe(JSON.stringify({ ...fromPoints, trend: undefined }));
         // The same figures, but where the two-pass fit rounds a tie the wrong way (line-sums.test.ts).
@@ -51,7 +58,7 @@ describe('charts of a series in memory', () => {
 
   it('fit each window themselves when the values do not scale to whole units', async () => {
     const thirds = records(400, (i) => 500 + i / 3);
-    const { fromSeries, fromPoints, columns } = await bothCharts(thirds, 10, 390, 90);
+    const { fromSeries, fromPoints, columns } = await chartsOf(thirds)(10, 390, 90);
     expect(columns.fit).toBeUndefined();
     expect(fromSeries).toEqual(fromPoints);
   });
