@@ -3,9 +3,10 @@
  * - the operator commands (`sync`, `keys`, `mcp`) compiled as `npm run <command>` compiles them
  *   (scripts/build.mjs), so that each test spawns `node` on the bundle as a user's command runs,
  *   without a TypeScript loader's start in every child (test/helpers/commands.ts);
- * - on the embedded database, one database with every migration applied, which each test's
- *   database starts from (test/helpers/database.ts): opening an empty PGlite and migrating it
- *   takes a few seconds, loading the copy well under one.
+ * - one embedded database with every migration applied, which each test's embedded database
+ *   starts from (test/helpers/database.ts): opening an empty PGlite and migrating it takes a few
+ *   seconds, loading the copy well under one. Written on PostgreSQL too, for the tests of the
+ *   embedded database itself.
  *
  * Both go in a folder named like scripts/run.mjs's own (dist/.run-PID-…), so that, should the run
  * be killed, the next command cleans it up; test/global-teardown.mjs removes it. The tests find
@@ -34,6 +35,6 @@ export default async function prepare() {
   const outdir = fs.mkdtempSync(path.join(DIST, `.run-${process.pid}-tests-`));
   process.env.CRC_TEST_COMMANDS = outdir;
   const template = path.join(outdir, 'embedded-template.tar');
-  await Promise.all([build(['sync', 'keys', 'mcp', 'webhooks'], outdir), process.env.DATABASE_URL ? null : writeEmbeddedTemplate(template)]);
-  if (!process.env.DATABASE_URL) process.env.CRC_TEST_DATABASE_TEMPLATE = template;
+  await Promise.all([build(['sync', 'keys', 'mcp', 'webhooks'], outdir), writeEmbeddedTemplate(template)]);
+  process.env.CRC_TEST_DATABASE_TEMPLATE = template;
 }

@@ -4,9 +4,10 @@
  * was stored, and writing to it leaves the original alone.
  */
 import { createDatabase, type Database, embeddedHandle } from '../../../server/store/database';
+import { migratedTemplate } from '../../helpers/database';
 
 it('starts from the dumped files of another database, as a copy of its own', async () => {
-  const original = createDatabase({ databaseUrl: null, dataDir: null });
+  const original = createDatabase({ databaseUrl: null, dataDir: null, initialData: await migratedTemplate() });
   let copy: Database | null = null;
   try {
     await original.raw('CREATE TABLE notes (text text)');
@@ -19,6 +20,6 @@ it('starts from the dumped files of another database, as a copy of its own', asy
   } finally {
     await Promise.all([original.destroy(), copy?.destroy()]);
   }
-  // Two embedded databases started and one dumped: 6 s on a quiet machine, past 30 s while another
-  // suite shared its two cores.
+  // Two embedded databases started and one dumped: seconds on a quiet machine, past 30 s while
+  // another suite shared its two cores.
 }, 90_000);

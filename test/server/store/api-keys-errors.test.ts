@@ -6,6 +6,7 @@ import net from 'node:net';
 import { inspect } from 'node:util';
 import { createApiKeysStore, hashKey, KEY_PREFIX } from '../../../server/store/api-keys';
 import { createDatabase, type Database, isDatabaseUnreachable } from '../../../server/store/database';
+import { migratedTemplate } from '../../helpers/database';
 
 const KEY = `${KEY_PREFIX}${'A'.repeat(43)}`;
 const HASH = hashKey(KEY);
@@ -92,9 +93,10 @@ describe('a failed key lookup', () => {
   });
 
   it('of a bad query stays a bad query (not unreachable), without the hash', async () => {
-    const db = createDatabase({ databaseUrl: null, dataDir: null });
+    const db = createDatabase({ databaseUrl: null, dataDir: null, initialData: await migratedTemplate() });
     pools.push(db);
-    // No migration: the table is not there. PGlite attaches the query's parameters to its error.
+    // The table is gone. PGlite attaches the query's parameters to its error.
+    await db.raw('DROP TABLE api_keys CASCADE');
     const error = await rejection(createApiKeysStore(db).lookup(KEY));
     expect(isDatabaseUnreachable(error)).toBe(false);
     expect((error as { code?: string }).code).toBe('42P01');
