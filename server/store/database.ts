@@ -217,7 +217,7 @@ function embeddedDatabase(options: DatabaseOptions): Database {
   const lock = createSessionLock();
   const db = knex({
     ...knexLog(options.logger),
-    client: sessionLockedClient(lock),
+    client: sessionLockedClient(lock, pglite),
     dialect: 'postgres',
     connection: () => ({ pglite }) as unknown as Knex.StaticConnectionConfig,
   });

@@ -69,6 +69,18 @@ it('refuses a folder held by a live process before PGlite creates a single file'
   expect(fs.readdirSync(dir)).toEqual([LOCK_FILE]);
 });
 
+it('is given back by a database destroyed before its first query', async () => {
+  const unused = createDatabase({ databaseUrl: null, dataDir: dir });
+  await unused.destroy();
+  expect(fs.existsSync(lockFile())).toBe(false);
+  const next = createDatabase({ databaseUrl: null, dataDir: dir });
+  try {
+    expect((await next.raw<{ rows: Array<{ one: number }> }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  } finally {
+    await next.destroy();
+  }
+});
+
 it('goes to exactly one of several processes claiming at once, also over a stale claim', async () => {
   fs.writeFileSync(lockFile(), JSON.stringify({ pid: deadPid(), serves: false }));
   const script = `
