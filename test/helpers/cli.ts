@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createDatabase, type Database } from '../../server/store/database';
 import { startFakeUpstream, type FakeUpstream } from '../../server/demo/bccr-upstream';
 import { commandLine } from './commands';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, migratedTemplate, type TestDatabase } from './database';
 
 export interface CliResult {
   code: number | null;
@@ -43,10 +43,22 @@ export interface CliFixture {
   close(): Promise<void>;
 }
 
-export async function createCliFixture(name: string): Promise<CliFixture> {
+/**
+ * The data folder holds the migrated copy before the first command, which would otherwise spend
+ * seconds in initdb and the migrations: a fresh folder's first start is tested where it is the
+ * point (main.test.ts, file-modes.test.ts).
+ */
+async function fillFromTemplate(dataDir: string): Promise<void> {
+  const db = createDatabase({ databaseUrl: null, dataDir, initialData: await migratedTemplate() });
+  await db.destroy();
+}
+
+/** `empty`: the data folder starts empty, for tests that check a command leaves it alone. */
+export async function createCliFixture(name: string, { empty = false } = {}): Promise<CliFixture> {
   const fake = await startFakeUpstream();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `crc-${name}-`));
   const postgres = process.env.DATABASE_URL ? await createTestDatabase() : null;
+  if (!postgres && !empty) await fillFromTemplate(dataDir);
   const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = {
     ...inherited,

@@ -11,7 +11,7 @@ const SLOW = 240_000;
 
 let fixture: CliFixture;
 beforeAll(async () => {
-  fixture = await createCliFixture('cli-help');
+  fixture = await createCliFixture('cli-help', { empty: true });
 });
 afterAll(() => fixture.close());
 
