@@ -12,4 +12,5 @@ module.exports = {
   // band, and most of a file's time is spent waiting on the processes, browsers and servers it
   // starts, not on the CPU. Two files at once took the suite from 24 to 18 minutes here.
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/sequencer.js',
 };
