@@ -18,6 +18,9 @@ let fixture: CliFixture;
 let fake: FakeUpstream;
 let env: NodeJS.ProcessEnv;
 
+// Each test runs the command as a child process, some several times: seconds each, and more
+// while the other test worker keeps the machine's two cores busy.
+jest.setTimeout(120_000);
 beforeAll(async () => {
   fixture = await createCliFixture('sync-cli');
   ({ fake, env } = fixture);

@@ -9,6 +9,9 @@ import { type CliFixture, createCliFixture, runCli } from '../../helpers/cli';
 
 let cli: CliFixture;
 
+// Each test runs the command as a child process, some several times: seconds each, and more
+// while the other test worker keeps the machine's two cores busy.
+jest.setTimeout(120_000);
 beforeAll(async () => {
   cli = await createCliFixture('webhooks');
   // Migrates the database as any command does first.
