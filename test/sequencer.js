@@ -11,23 +11,28 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 const isBrowser = (test) => test.path.endsWith('.browser.test.ts');
 
+/** Browser file k of n goes where the other files before it weigh k / n of their whole. */
+function spreadBrowserFiles(ordered) {
+  const browsers = ordered.filter(isBrowser);
+  const others = ordered.filter((test) => !isBrowser(test));
+  const weight = (test) => test.duration ?? 1;
+  const total = others.reduce((sum, test) => sum + weight(test), 0);
+  const spread = [];
+  let placed = 0;
+  let before = 0;
+  for (const test of others) {
+    while (placed < browsers.length && before >= (total * placed) / browsers.length) spread.push(browsers[placed++]);
+    spread.push(test);
+    before += weight(test);
+  }
+  return [...spread, ...browsers.slice(placed)];
+}
+
 class SpreadBrowserTests extends Sequencer {
   sort(tests) {
-    const ordered = super.sort(tests);
-    const browsers = ordered.filter(isBrowser);
-    const others = ordered.filter((test) => !isBrowser(test));
-    const weight = (test) => test.duration ?? 1;
-    const total = others.reduce((sum, test) => sum + weight(test), 0);
-    const spread = [];
-    let placed = 0;
-    let before = 0;
-    for (const test of others) {
-      while (placed < browsers.length && before >= (total * placed) / browsers.length) spread.push(browsers[placed++]);
-      spread.push(test);
-      before += weight(test);
-    }
-    return [...spread, ...browsers.slice(placed)];
+    return spreadBrowserFiles(super.sort(tests));
   }
 }
 
 module.exports = SpreadBrowserTests;
+module.exports.spreadBrowserFiles = spreadBrowserFiles;
