@@ -11,7 +11,11 @@ import { cachedSeries, type RateSeries, readSeries } from './series-reader';
 
 export { SERIES_TTL_MS } from './series-reader';
 
-export function createRatesInMemory(store: RatesStore, onRatesChanged: (listener: () => void) => void, now: () => number = Date.now): RatesStore & RateSeries {
+export function createRatesInMemory(
+  store: RatesStore,
+  onRatesChanged: (listener: () => void) => void,
+  now: () => number = Date.now,
+): Omit<RatesStore, keyof RateSeries> & RateSeries {
   const current = cachedSeries(() => store.range('0001-01-01', '9999-12-31'), onRatesChanged, now);
   return { ...store, ...readSeries(current) };
 }

@@ -9,12 +9,14 @@ import { deepFreeze } from '../domain/freeze';
 import { nextPeriodStart, type PeriodKind, periodOf, statsOfPeriod } from '../domain/period-stats';
 import { type LineSums, lineSums } from '../domain/line-sums';
 import { columnsOf } from '../domain/series';
+import { frozenSlice } from '../domain/slices';
 import type { RateColumns, RatePoint } from '../domain/types';
 
 export const SERIES_TTL_MS = 5 * 60_000;
 
 export interface LoadedSeries {
-  records: ExchangeRate[];
+  /** Frozen, as each record is: its windows are written from texts kept for it (answer-json.ts). */
+  records: readonly ExchangeRate[];
   /** The same days as calculations take them, with their day numbers worked out once. */
   points: RatePoint[];
   dates: string[];
@@ -37,7 +39,8 @@ export interface RateSeries {
   byDate(date: string): Promise<ExchangeRate | null>;
   /** The latest record before `date`: what a day without a rate carries with fill=previous. */
   before(date: string): Promise<ExchangeRate | null>;
-  range(from: string, to: string): Promise<ExchangeRate[]>;
+  /** The records of [from, to], frozen: a part of the series that answer-json.ts writes from its kept text. */
+  range(from: string, to: string): Promise<readonly ExchangeRate[]>;
   points(from: string, to: string): Promise<RatePoint[]>;
   columns(from: string, to: string): Promise<RateColumns>;
   earliestDate(): Promise<string | null>;
@@ -48,6 +51,7 @@ export interface RateSeries {
 export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedSeries {
   // Handed out to every request: frozen, so none can change one, and each one's JSON is written once.
   for (const record of records) deepFreeze(record);
+  Object.freeze(records);
   const points = records.map(({ date, buy, sell }) => ({ date, buy, sell, day: dayNumber(date) }));
   const { dates, days, buys, sells } = columnsOf(points);
   return {
@@ -164,10 +168,7 @@ function periodStatsIn(series: LoadedSeries, kind: PeriodKind, from: string, to:
 
 /** The reads of a series kept in memory. */
 export function readSeries(current: () => Promise<LoadedSeries>): RateSeries {
-  const slice = async <K extends 'records' | 'points'>(kind: K, from: string, to: string): Promise<LoadedSeries[K]> => {
-    const series = await current();
-    return series[kind].slice(lowerBound(series.dates, from), lowerBound(series.dates, `${to}\uffff`)) as LoadedSeries[K];
-  };
+  const bounds = ({ dates }: LoadedSeries, from: string, to: string) => [lowerBound(dates, from), lowerBound(dates, `${to}\uffff`)] as const;
   return {
     async latest(today) {
       const { records, dates } = await current();
@@ -188,8 +189,14 @@ export function readSeries(current: () => Promise<LoadedSeries>): RateSeries {
     async lastStoredDate() {
       return (await current()).dates.at(-1) ?? null;
     },
-    range: (from, to) => slice('records', from, to),
-    points: (from, to) => slice('points', from, to),
+    async range(from, to) {
+      const series = await current();
+      return frozenSlice(series.records, ...bounds(series, from, to));
+    },
+    async points(from, to) {
+      const series = await current();
+      return series.points.slice(...bounds(series, from, to));
+    },
     periodStats: async (kind, from, to) => periodStatsIn(await current(), kind, from, to),
     /** A window as columns: views of the series, nothing copied but the dates' references. */
     async columns(from, to) {

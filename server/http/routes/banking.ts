@@ -5,7 +5,7 @@ import { BankingRatesSchema, BestRateSchema } from '../../../shared/schemas';
 import { describeQuote, sortByName } from '../../domain/institutions';
 import { rankInstitutions } from '../../domain/ranking';
 import type { BankingStore } from '../../store/banking';
-import type { RatesStore } from '../../store/rates';
+import type { RateSeries } from '../../store/series-reader';
 import { notFound } from '../../errors';
 import { csvFormat } from '../formats/csv';
 import { date, oneOf } from '../params';
@@ -13,7 +13,7 @@ import { defineRoute, type Route } from '../route';
 
 const TAG = 'Banking';
 
-export function bankingRoutes({ banking, rates }: { banking: BankingStore; rates: RatesStore }): Route[] {
+export function bankingRoutes({ banking, rates }: { banking: BankingStore; rates: Pick<RateSeries, 'byDate'> }): Route[] {
   const snapshot = async (requested: string | undefined, today: string, type: InstitutionType | undefined) => {
     const day = requested ?? (await banking.latestDate(today));
     if (!day) throw notFound('No window rates have been stored yet');

@@ -26,8 +26,12 @@ import { checkFromTo, checkOneWindowForm, lastDays } from './windows';
 const TAG = 'Exchange rate';
 const { history, range, analytics, chart } = LIMITS;
 
-/** `inverse=true` adds each side's inverse to the record; `false` (the default) adds nothing. */
-const inverted = (record: ExchangeRate, inverse: 'true' | 'false'): ExchangeRate => (inverse === 'true' ? withInverse(record) : record);
+/**
+ * `inverse=true` adds each side's inverse to the records; `false` (the default) hands back the
+ * window itself, whose JSON is written from the series' kept text (answer-json.ts).
+ */
+const inverted = (records: readonly ExchangeRate[], inverse: 'true' | 'false'): readonly ExchangeRate[] =>
+  inverse === 'true' ? records.map((record) => withInverse(record)) : records;
 
 /** A single record as its routes answer it (a provisional one too): with its inverses and the purpose's citation when asked. */
 const shaped = (record: RateAnswer, { inverse, purpose }: { inverse: 'true' | 'false'; purpose?: PurposeId | undefined }) =>
@@ -98,7 +102,7 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       handle: async ({ days, currency, inverse }, { today }) => {
         const rates = currencies.of(currency);
         const window = await lastDays(rates, sync, today, days, currency);
-        return (await rates.range(window.from, window.to)).map((record) => inverted(record, inverse));
+        return inverted(await rates.range(window.from, window.to), inverse);
       },
     }),
 
@@ -113,7 +117,7 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
       response: z.array(ExchangeRateSchema),
       example: { from: '2025-01-01', to: '2025-01-31' },
       formats: { csv: csvFormat },
-      handle: async ({ from, to, currency, inverse }) => (await currencies.of(currency).range(from, to)).map((record) => inverted(record, inverse)),
+      handle: async ({ from, to, currency, inverse }) => inverted(await currencies.of(currency).range(from, to), inverse),
     }),
 
     defineRoute({

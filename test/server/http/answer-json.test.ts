@@ -3,8 +3,9 @@
  * records (whose texts are kept) or of anything else; and the records of a series in memory are
  * frozen, deeply, so no request can change what the next one is answered.
  */
-import { answerJson } from '../../../server/http/answer-json';
+import { answerJson, BLOCK_ELEMENTS } from '../../../server/http/answer-json';
 import { deepFreeze } from '../../../server/domain/freeze';
+import { frozenSlice, sliceOrigin } from '../../../server/domain/slices';
 import { loadedSeries } from '../../../server/store/series-reader';
 import type { ExchangeRate } from '../../../shared/types';
 
@@ -36,6 +37,54 @@ it("keeps a frozen record's text, and writes the same answer again and in any li
   same(records);
   same(records.slice(100, 366));
   same([...records.slice(0, 50), record(1), ...records.slice(50, 100)]);
+});
+
+it("writes a window of a series from the series' kept texts, as JSON.stringify does, wherever it is cut", () => {
+  const source = Object.freeze(Array.from({ length: 3 * BLOCK_ELEMENTS + 40 }, (_, i) => deepFreeze(record(i))));
+  const cuts: Array<[number, number]> = [
+    [0, 0],
+    [0, 1],
+    [0, 40],
+    [BLOCK_ELEMENTS - 1, BLOCK_ELEMENTS + 1],
+    [0, BLOCK_ELEMENTS],
+    [BLOCK_ELEMENTS, 2 * BLOCK_ELEMENTS],
+    [BLOCK_ELEMENTS + 1, 2 * BLOCK_ELEMENTS - 1],
+    [100, 466],
+    [10, 3 * BLOCK_ELEMENTS + 5],
+    [0, source.length],
+    [source.length - 33, source.length],
+    [source.length - 5, source.length + 100],
+    [500, 400],
+  ];
+  for (const [start, end] of cuts) {
+    const window = frozenSlice(source, start, end);
+    same(window);
+    same(window);
+    same({ from: 'a', series: window });
+  }
+});
+
+it('writes a window cut from a list that may change, or that holds what may change, element by element', () => {
+  const changing = Array.from({ length: 600 }, (_, i) => deepFreeze(record(i)));
+  const window = frozenSlice(changing, 10, 400);
+  // Changed after the window was cut: the window still holds what it was cut with.
+  changing[20] = deepFreeze(record(9_999));
+  same(window);
+  const loose = record(300);
+  const mixed = Object.freeze(Array.from({ length: 600 }, (_, i) => (i === 300 ? loose : deepFreeze(record(i)))));
+  same(frozenSlice(mixed, 250, 350));
+  loose.buy = 1;
+  same(frozenSlice(mixed, 250, 350));
+  same(frozenSlice(mixed, 0, 200));
+});
+
+it('hands out a window that cannot be changed, and knows where it was cut from', () => {
+  const source = Object.freeze(Array.from({ length: 100 }, (_, i) => deepFreeze(record(i))));
+  const window = frozenSlice(source, 10, 60);
+  expect(sliceOrigin(window)).toEqual({ source, start: 10, end: 60 });
+  expect(sliceOrigin(source.slice(10, 60))).toBeUndefined();
+  expect(() => (window as unknown[]).push(record(1))).toThrow(TypeError);
+  expect(() => (window as unknown[]).reverse()).toThrow(TypeError);
 });
 
 it('writes an object holding a long list (a chart and its series) as JSON.stringify does', () => {
