@@ -6,7 +6,7 @@
 import { dayNumber } from '../../shared/dates';
 import type { ChartPoint, ExchangeRate, PeriodStats } from '../../shared/types';
 import { deepFreeze } from '../domain/freeze';
-import { nextPeriodStart, type PeriodKind, periodOf, statsOfPeriod } from '../domain/period-stats';
+import { type PeriodKind, periodOf, statsOfPeriod } from '../domain/period-stats';
 import { type LineSums, lineSums } from '../domain/line-sums';
 import { columnsOf } from '../domain/series';
 import { frozenSlice } from '../domain/slices';
@@ -25,8 +25,8 @@ export interface LoadedSeries {
   buys: Float64Array;
   sells: Float64Array;
   loadedAt: number;
-  /** The statistics of each period that has been asked for whole, by kind and period. */
-  wholePeriods: Map<string, PeriodStats>;
+  /** The days grouped by period, per kind, made the first time that kind's statistics are asked for (periodIndexOf). */
+  periods: Partial<Record<PeriodKind, PeriodIndex>>;
   /** Each day as a chart point, made the first time a chart keeps it (plottedPoint). */
   plotted: Array<ChartPoint | undefined>;
   /** The running sums that fit each side's line over a window, made for the first chart (lineSumsOf). */
@@ -62,7 +62,7 @@ export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedS
     buys,
     sells,
     loadedAt,
-    wholePeriods: new Map(),
+    periods: {},
     plotted: new Array<ChartPoint | undefined>(records.length).fill(undefined),
   };
 }
@@ -137,31 +137,72 @@ export function cachedSeries(load: () => Promise<ExchangeRate[]>, onChanged: (li
   };
 }
 
+/** A series' days grouped by the periods of one kind. */
+interface PeriodIndex {
+  names: string[];
+  /** Where each period's days start in the series; one more entry: the series' length. */
+  starts: number[];
+  /** Each period's statistics, once asked for whole (all of its days in the series). */
+  whole: Array<PeriodStats | undefined>;
+}
+
+function periodIndexOf(series: LoadedSeries, kind: PeriodKind): PeriodIndex {
+  let index = series.periods[kind];
+  if (!index) {
+    const names: string[] = [];
+    const starts: number[] = [];
+    series.dates.forEach((date, i) => {
+      const period = periodOf(date, kind);
+      if (period !== names.at(-1)) {
+        names.push(period);
+        starts.push(i);
+      }
+    });
+    starts.push(series.dates.length);
+    index = { names, starts, whole: new Array<PeriodStats | undefined>(names.length).fill(undefined) };
+    series.periods[kind] = index;
+  }
+  return index;
+}
+
+/** The first index whose value is above `value` (values ascending). */
+function upperBound(values: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The statistics of each period [from, to] reaches into. A period the range holds whole (all of
  * its records in the series) is the same whatever the range asked: computed once per loaded
  * series, so that a whole history's months cost a lookup each, not the sums of 16,000 records.
+ * The periods' bounds are worked out once per series and kind, not per request.
  */
 function periodStatsIn(series: LoadedSeries, kind: PeriodKind, from: string, to: string): PeriodStats[] {
-  const { dates, records, wholePeriods } = series;
+  const { dates, records } = series;
+  const start = lowerBound(dates, from);
   const end = lowerBound(dates, `${to}\uffff`);
   const periods: PeriodStats[] = [];
-  for (let start = lowerBound(dates, from); start < end; ) {
-    const period = periodOf(dates[start] as string, kind);
-    const periodEnd = lowerBound(dates, nextPeriodStart(period));
-    const whole = periodEnd <= end && (start === 0 || periodOf(dates[start - 1] as string, kind) !== period);
-    const next = Math.min(periodEnd, end);
-    if (whole) {
-      const key = `${kind} ${period}`;
+  if (start >= end) return periods;
+  const { names, starts, whole } = periodIndexOf(series, kind);
+  for (let p = upperBound(starts, start) - 1; (starts[p] as number) < end; p++) {
+    const first = Math.max(starts[p] as number, start);
+    const next = Math.min(starts[p + 1] as number, end);
+    const name = names[p] as string;
+    if (first === starts[p] && next === starts[p + 1]) {
       // Handed to every request that covers the period: frozen, and its JSON written once (answer-json.ts).
-      let stats = wholePeriods.get(key);
+      let stats = whole[p];
       if (stats === undefined) {
-        stats = deepFreeze(statsOfPeriod(period, records.slice(start, next)));
-        wholePeriods.set(key, stats);
+        stats = deepFreeze(statsOfPeriod(name, records.slice(first, next)));
+        whole[p] = stats;
       }
       periods.push(stats);
-    } else periods.push(statsOfPeriod(period, records.slice(start, next)));
-    start = next;
+    } else periods.push(statsOfPeriod(name, records.slice(first, next)));
   }
   return periods;
 }
