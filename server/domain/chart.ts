@@ -15,7 +15,7 @@ import type { RateColumns } from './types';
  * hands over each window's lines from the sums it keeps (`fit`), without a pass over its days.
  */
 export function chartOfColumns(columns: RateColumns, maxPoints: number): Chart {
-  const { dates, days, buys, sells, point } = columns;
+  const { date, days, buys, sells, point } = columns;
   if (days.length === 0) throw new RangeError('a chart needs at least one point');
   // x is the day less the first one: lttb subtracts it as it reads, with no array of offsets made.
   const origin = days[0] as number;
@@ -25,8 +25,8 @@ export function chartOfColumns(columns: RateColumns, maxPoints: number): Chart {
   const lines = columns.fit ? { buy: columns.fit('buy'), sell: columns.fit('sell') } : fitEveryDay(days, buys, sells);
 
   return {
-    from: dates[0] as string,
-    to: dates[dates.length - 1] as string,
+    from: date(0),
+    to: date(days.length - 1),
     points: series.length,
     series,
     trend: {

@@ -54,6 +54,7 @@ export function columnsOf(points: readonly RatePoint[]): RateColumns & { dates: 
     days,
     buys,
     sells,
+    date: (i) => dates[i] as string,
     point: (i) => ({ date: dates[i] as string, buy: buys[i] as number, sell: sells[i] as number }),
   };
 }

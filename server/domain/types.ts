@@ -21,7 +21,8 @@ export interface RatePoint {
  * fraction of walking 15,000 objects.
  */
 export interface RateColumns {
-  readonly dates: readonly string[];
+  /** The window's `i`-th day, `YYYY-MM-DD` (the series in memory hands out its own, copying none). */
+  date(i: number): string;
   /** Days since 1970-01-01. */
   readonly days: ArrayLike<number>;
   readonly buys: ArrayLike<number>;

@@ -247,7 +247,7 @@ export function readSeries(current: () => Promise<LoadedSeries>): RateSeries {
       const end = lowerBound(dates, `${to}\uffff`);
       const lines = lineSumsOf(series);
       return {
-        dates: dates.slice(start, end),
+        date: (i) => dates[start + i] as string,
         days: days.subarray(start, end),
         buys: buys.subarray(start, end),
         sells: sells.subarray(start, end),

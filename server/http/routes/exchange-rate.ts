@@ -187,7 +187,7 @@ export function exchangeRateRoutes({ currencies, sync }: { currencies: CurrencyS
         const rates = currencies.of(currency);
         const window = await lastDays(rates, sync, today, days, currency);
         const columns = await rates.columns(window.from, window.to);
-        if (columns.dates.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
+        if (columns.days.length === 0) throw notFound(`No exchange rate between ${window.from} and ${window.to}`);
         return chartOfColumns(columns, points);
       },
     }),
