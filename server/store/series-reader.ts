@@ -91,17 +91,20 @@ function plottedPoint(series: LoadedSeries, index: number): ChartPoint {
   return point;
 }
 
-/** The first index whose date is not before `date` (dates ascending). */
-function lowerBound(dates: readonly string[], date: string): number {
+/** The first index below `length` at which `before` turns false (it holds for a prefix of the indexes). */
+function partitionPoint(length: number, before: (index: number) => boolean): number {
   let lo = 0;
-  let hi = dates.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((dates[mid] as string) < date) lo = mid + 1;
+    if (before(mid)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
+
+/** The first index whose date is not before `date` (dates ascending). */
+const lowerBound = (dates: readonly string[], date: string): number => partitionPoint(dates.length, (i) => (dates[i] as string) < date);
 
 /**
  * A series loaded at most once at a time however many requests ask for it, dropped when rates
@@ -166,16 +169,7 @@ function periodIndexOf(series: LoadedSeries, kind: PeriodKind): PeriodIndex {
 }
 
 /** The first index whose value is above `value` (values ascending). */
-function upperBound(values: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((values[mid] as number) <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const upperBound = (values: readonly number[], value: number): number => partitionPoint(values.length, (i) => (values[i] as number) <= value);
 
 /**
  * The statistics of each period [from, to] reaches into. A period the range holds whole (all of
