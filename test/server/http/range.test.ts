@@ -1,6 +1,7 @@
 import { addDays } from '../../../shared/dates';
 import type { ExchangeRate } from '../../../shared/types';
 import type { RateInput } from '../../../server/store/rates';
+import { sliceOrigin } from '../../../server/domain/slices';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
 
 function daily(from: string, to: string): RateInput[] {
@@ -122,5 +123,21 @@ describe('GET /exchange-rate/range', () => {
     const { status, body } = await t.get('/exchange-rate/range?from=2024-01-01&from=2024-01-02&to=2024-01-03');
     expect(status).toBe(400);
     expect(body.message).toContain('"from"');
+  });
+
+  it('hands the JSON writer the window of the series itself, which it writes from kept texts; with inverses, new records', async () => {
+    const scope = { today: '2025-01-16', apiKey: null };
+    const asked: Array<[string, Record<string, string>]> = [
+      ['/exchange-rate/range', { from: '2024-01-01', to: '2024-12-31' }],
+      ['/exchange-rate/history', { days: '90' }],
+    ];
+    for (const [path, query] of asked) {
+      const route = t.app.routes.find((r) => r.path === path);
+      if (!route) throw new Error(`no route ${path}`);
+      const window = (await route.handle(route.parse(query), scope)) as unknown[];
+      expect([path, window.length > 32, sliceOrigin(window) !== undefined]).toEqual([path, true, true]);
+      const inverted = (await route.handle(route.parse({ ...query, inverse: 'true' }), scope)) as unknown[];
+      expect([path, inverted.length, sliceOrigin(inverted)]).toEqual([path, window.length, undefined]);
+    }
   });
 });

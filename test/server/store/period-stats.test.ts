@@ -104,6 +104,24 @@ describe('period statistics from the series in memory', () => {
     await expectSameAsAggregation();
   });
 
+  it('computes a whole period once per loaded series, whatever range asks for it, and a cut one each time', async () => {
+    ratesChanged();
+    const [, may] = await rates.periodStats('monthly', '2023-04-15', '2023-05-31');
+    const [mayAgain] = await rates.periodStats('monthly', '2023-05-01', '2023-06-10');
+    expect(may?.period).toBe('2023-05');
+    expect(mayAgain).toBe(may);
+    expect(Object.isFrozen(may)).toBe(true);
+    const [cut] = await rates.periodStats('monthly', '2023-05-02', '2023-05-31');
+    const [cutAgain] = await rates.periodStats('monthly', '2023-05-02', '2023-05-31');
+    expect(cut).toEqual(cutAgain);
+    expect(cut).not.toBe(cutAgain);
+    // After a change of rates the series is loaded again, and so are its periods.
+    ratesChanged();
+    const [reloaded] = await rates.periodStats('monthly', '2023-05-01', '2023-05-31');
+    expect(reloaded).toEqual(may);
+    expect(reloaded).not.toBe(may);
+  });
+
   it('follows corrections, new rows and deletions, made through the store or by hand', async () => {
     await store.upsert([rate('2023-01-15', 612.34, 620.01), rate('2024-02-10', 700, 710), rate('2023-03-08', 499.99, 505)]);
     await database.db('exchange_rates').where({ date: '2023-06-30' }).update({ sell: 999.99 });
