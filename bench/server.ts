@@ -156,6 +156,8 @@ async function main(): Promise<void> {
       if (command === 'keys') void createBenchKeys(opened.db, Number(count)).then((keys) => say({ event: 'keys', keys }));
       // Where the RSS is: V8's heap (and how much of it is live), and what lives outside it.
       if (command === 'memory') say({ event: 'memory', ...process.memoryUsage(), liveHeapUsed: liveHeapBytes() });
+      // The RSS read as the bare PGlite floor reads its own (settled-rss.ts), to compare like with like.
+      if (command === 'settle') void settledRssMb().then((rssMb) => say({ event: 'settled', rssMb }));
     })
     .on('close', () => void stop());
 }

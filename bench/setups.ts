@@ -53,6 +53,8 @@ export interface Setup {
   addKeys(count: number): Promise<void>;
   /** The server's own account of its memory (process.memoryUsage()), then its heap once collected, in bytes. */
   heap(): Promise<HeapReading>;
+  /** The server's RSS read as the bare PGlite floor reads its own: collected, the lowest over a few seconds (MB). */
+  settledRssMb(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -141,7 +143,11 @@ async function launch(id: SetupId, script: string, env: NodeJS.ProcessEnv, keys:
     server.send('memory');
     return server.next<HeapReading>('memory');
   };
-  return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys, heap };
+  const settledRssMb = async () => {
+    server.send('settle');
+    return (await server.next<{ rssMb: number }>('settled')).rssMb;
+  };
+  return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys, heap, settledRssMb };
 }
 
 /** CPU time (µs) of each process `pids` lists, by pid. */

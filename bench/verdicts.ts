@@ -17,8 +17,12 @@ export interface Verdict {
 }
 
 export interface MemoryFigures {
-  /** Embedded server's RSS after the warm-up; the bare PGlite's, holding the same data. */
+  /**
+   * Embedded server's RSS after the warm-up, read as the floor is (settled-rss.ts), and read at
+   * once (the warm-up's garbage still in it); the bare PGlite's, holding the same data.
+   */
   embeddedAfterWarmUpMb?: number;
+  embeddedAfterWarmUpAtOnceMb?: number;
   pgliteFloorMb?: number;
   /** The PostgreSQL server's RSS at the end of the run. */
   postgresAtEndMb?: number;
@@ -90,7 +94,7 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
   ]);
   judge('embedded server RSS after the warm-up ≤ bare PGlite + 60 MB', [memory.embeddedAfterWarmUpMb, memory.pgliteFloorMb], ([e, f]) => [
     e <= f + 60,
-    `${e} MB against ${f} + 60 MB`,
+    `${e} MB against ${f} + 60 MB, both collected, the lowest of 5 s${memory.embeddedAfterWarmUpAtOnceMb === undefined ? '' : ` (read at once: ${memory.embeddedAfterWarmUpAtOnceMb} MB)`}`,
   ]);
   judge('PostgreSQL server RSS at the end ≤ 200 MB', [memory.postgresAtEndMb], ([m]) => [m <= 200, `${m} MB`]);
   return out;
