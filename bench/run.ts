@@ -49,6 +49,7 @@ const GENERATED_END = '<!-- written by npm run bench: end -->';
  * the others answer from memory on either, and differ only by the key and quota path, which
  * /exchange-rate/latest shows (see README).
  */
+const FLOOR_IN_SERVER = 'floor-in-server';
 const ROWS: Record<SetupId, string[]> = {
   postgres: [
     'latest',
@@ -71,6 +72,7 @@ const ROWS: Record<SetupId, string[]> = {
     'mcp',
     'health',
     'livez',
+    FLOOR_IN_SERVER,
   ],
   embedded: ['latest', 'stats-uncached', 'mixed', 'mcp', 'health'],
 };
@@ -162,17 +164,45 @@ function baselineRows(ready: BaselinePorts): Row[] {
     .filter((row) => !ONLY_BASELINES || ONLY_BASELINES.includes(row.workload.id));
 }
 
+/**
+ * The edge and Redis floor again, served by the API server's own process (bench/server.ts): the
+ * same constant, in a process that holds what the API holds and has served what it has served.
+ */
+function floorInServerRow(setup: Setup): Row {
+  const keys = new KeyRing();
+  keys.add(fakeKeys(500));
+  return {
+    table: setup.id,
+    workload: {
+      id: FLOOR_IN_SERVER,
+      name: "floor: Koa + the edge + one rate-limit call on Redis, in this server's process",
+      keyed: true,
+      path: () => `${API}/exchange-rate/latest`,
+    },
+    target: { origin: `http://127.0.0.1:${setup.ready.floorPort}`, pid: setup.pid, counters: setup.counters },
+    keys,
+    setup,
+    connections: CONNECTIONS,
+  };
+}
+
 function setupRows(setup: Setup, today: string): Row[] {
   const workloads = createWorkloads(today);
-  return rowsOf(setup.id).map((id) => ({
-    table: setup.id,
-    workload: atRate(workloads[workloadIdOf(id)] as Workload, rateOf(id)),
-    target: { origin: setup.origin, pid: setup.pid, counters: setup.counters },
-    keys: setup.keys,
-    setup,
-    connections: rateOf(id) ? OPEN_LOOP_CONNECTIONS : CONNECTIONS,
-    rate: rateOf(id),
-  }));
+  return rowsOf(setup.id).flatMap((id): Row[] => {
+    // Only the PostgreSQL server, which has Redis, serves the floor beside the API.
+    if (id === FLOOR_IN_SERVER) return setup.ready.floorPort ? [floorInServerRow(setup)] : [];
+    return [
+      {
+        table: setup.id,
+        workload: atRate(workloads[workloadIdOf(id)] as Workload, rateOf(id)),
+        target: { origin: setup.origin, pid: setup.pid, counters: setup.counters },
+        keys: setup.keys,
+        setup,
+        connections: rateOf(id) ? OPEN_LOOP_CONNECTIONS : CONNECTIONS,
+        rate: rateOf(id),
+      },
+    ];
+  });
 }
 
 /**
@@ -180,7 +210,7 @@ function setupRows(setup: Setup, today: string): Row[] {
  * route is faster, so its keys will not run out. `ensureRoom` still tops up should it be wrong.
  */
 function initialKeyCount(setup: SetupId, maxRps: number): number {
-  const keyedSeconds = rowsOf(setup).filter((id) => !['health', 'livez'].includes(id)).length * CONNECTIONS.length * REPEATS * DURATION_S + 2;
+  const keyedSeconds = rowsOf(setup).filter((id) => !['health', 'livez', FLOOR_IN_SERVER].includes(id)).length * CONNECTIONS.length * REPEATS * DURATION_S + 2;
   return Math.max(300, Math.ceil((maxRps * keyedSeconds) / KEY_BUDGET));
 }
 
@@ -429,23 +459,25 @@ async function main(): Promise<void> {
     setups: Object.fromEntries(Object.entries(tables).map(([id, routes]) => [id, { routes, ...(details[id] ?? {}) }])),
   };
   fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeReadme(heading, printed);
-  process.stdout.write('written to bench/results/latest.json and bench/README.md\n');
+  const whole = writeReadme(heading, printed);
+  process.stdout.write(`written to bench/results/latest.json${whole ? ' and bench/README.md' : ' (some rows only: the README is left alone)'}\n`);
 }
 
 /**
  * Puts this run's tables, memory lines and verdicts into the README's generated section (between
  * GENERATED_BEGIN and GENERATED_END), headings one level down. A run of some rows only
- * (BENCH_ROUTES, BENCH_BASELINES) leaves the README alone: its section is a whole run's.
+ * (BENCH_ROUTES, BENCH_BASELINES) leaves the README alone: its section is a whole run's. Says
+ * whether it wrote it.
  */
-function writeReadme(heading: string, lines: readonly string[]): void {
-  if (ONLY || ONLY_BASELINES) return;
+function writeReadme(heading: string, lines: readonly string[]): boolean {
+  if (ONLY || ONLY_BASELINES) return false;
   const readme = fs.readFileSync(README, 'utf8');
   const begin = readme.indexOf(GENERATED_BEGIN);
   const end = readme.indexOf(GENERATED_END);
   if (begin < 0 || end < begin) throw new Error(`bench/README.md has no section between ${GENERATED_BEGIN} and ${GENERATED_END}`);
   const body = [heading, ...lines.map((line) => (line.startsWith('### ') ? `#${line}` : line))].join('\n').replace(/\n{3,}/g, '\n\n');
   fs.writeFileSync(README, `${readme.slice(0, begin + GENERATED_BEGIN.length)}\n\n${body.trim()}\n\n${readme.slice(end)}`);
+  return true;
 }
 
 /** The ratios' denominator: bare Koa's median req/s at each connection count. */

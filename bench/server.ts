@@ -16,9 +16,7 @@
  * answers `{"event":"keys","keys":[…]}`. Stops on SIGTERM, or when stdin closes (the runner died).
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import inspector from 'node:inspector';
-import type { AddressInfo } from 'node:net';
 import { createLimiterRedis } from '../server/access/redis-client';
 import type pino from 'pino';
 import readline from 'node:readline';
@@ -30,6 +28,7 @@ import type { LogLevel } from '../server/config';
 import { createLogger, logDestination } from '../server/logger';
 import { createDatabase, type Database, DEADLINES } from '../server/store/database';
 import { createTestDatabase } from '../test/helpers/database';
+import { koaBehindTheEdgeAskingRedis, listen } from './floors';
 import { createBenchKeys, seedFullHistory } from './seed';
 import { settledRssMb } from './settled-rss';
 
@@ -85,14 +84,6 @@ function liveHeapBytes(): number {
   return process.memoryUsage().heapUsed;
 }
 
-function listen(handler: http.RequestListener): Promise<number> {
-  return new Promise((resolve) => {
-    const server = http.createServer(handler);
-    server.keepAliveTimeout = 65_000;
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
 /** Starts the V8 profiler; the function returned stops it and gives the profile. */
 async function startProfile(): Promise<() => Promise<unknown>> {
   const session = new inspector.Session();
@@ -122,10 +113,14 @@ async function main(): Promise<void> {
   await app.warmUp();
   const warmUpMs = Math.round(performance.now() - warmUpStarted);
   const port = await listen(app.callback());
+  // The edge and Redis floor again, in this process beside the API: what the floor costs in a
+  // process that holds what this server holds (bench/README.md, the keyed answers).
+  const floorPort = process.env.BENCH_REDIS_URL ? await listen(koaBehindTheEdgeAskingRedis(process.env.BENCH_REDIS_URL).callback()) : undefined;
   const profile = process.env.BENCH_PROFILE ? await startProfile() : null;
   say({
     event: 'ready',
     port,
+    floorPort,
     pid: process.pid,
     startupMs: Math.round(process.uptime() * 1000 - (opened.readingMs ?? 0)),
     warmUpMs,

@@ -27,6 +27,8 @@ export type SetupId = 'postgres' | 'embedded';
 /** What the server says once it listens (bench/server.ts). */
 interface Ready {
   port: number;
+  /** The edge and Redis floor served from the same process (with Redis only). */
+  floorPort?: number;
   pid: number;
   /** From process start to listening. */
   startupMs: number;

@@ -64,7 +64,10 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
     `${µs(r)} against ${µs(k)}: ${(r / k).toFixed(2)} ×`,
   ]);
   const redis10 = cpu('baseline', 'redis');
-  const together = edgeRedis === undefined ? '' : `; the edge and Redis in one server, before any key or route: ${µs(edgeRedis)}`;
+  const inServer = cpu('postgres', 'floor-in-server');
+  const together =
+    (edgeRedis === undefined ? '' : `; the edge and Redis in one server, before any key or route: ${µs(edgeRedis)}`) +
+    (inServer === undefined ? '' : `; the same in the API server's process: ${µs(inServer)}`);
   for (const id of SMALL_CACHED) {
     judge(`${id}: ≤ edge floor + Redis floor − bare Koa + 15 µs (CPU, 10 connections)`, [cpu('postgres', id), edge, redis10, koa], ([c, e, r, k]) => {
       const bound = e + r - k + 15;
@@ -87,7 +90,10 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
   }
   const openKoa = row('baseline', 'koa-1000', LATENCY_CONNECTIONS)?.p99;
   const openMixed = row('postgres', 'mixed-1000', LATENCY_CONNECTIONS)?.p99;
-  judge('mixed at 1,000 req/s: p99 ≤ 5 ms', [openMixed], ([p]) => [p <= 5, ms(p)]);
+  judge('mixed at 1,000 req/s: p99 ≤ 5 ms', [openMixed], ([p]) => [
+    p <= 5,
+    `${ms(p)}${openKoa === undefined ? '' : ` (bare Koa's at the same rate: ${ms(openKoa)})`}`,
+  ]);
   judge("mixed at 1,000 req/s: p99 ≤ 3 × bare Koa's at the same rate", [openMixed, openKoa], ([p, k]) => [
     p <= 3 * k,
     `${ms(p)} against ${ms(k)}: ${(p / k).toFixed(1)} ×`,
