@@ -40,13 +40,19 @@ export function createUsageStore(db: Knex) {
       );
     },
 
-    /** recordServed for many keys in one statement (each key and month once). */
+    /**
+     * recordServed for many keys in one statement (each key and month once). The rows go as one
+     * JSON parameter: a VALUES list with four parameters a row cost a busy instance 8 ms of its
+     * CPU for 1,500 keys, four times a second (knex numbering 6,000 placeholders, pg sending them),
+     * and PGlite 45 ms; as JSON 1.8 and 25.
+     */
     async recordServedMany(instance: string, rows: ReadonlyArray<{ keyId: number; month: string; served: number }>): Promise<void> {
       if (rows.length === 0) return;
       await db.raw(
-        `INSERT INTO api_usage_served (key_id, month, instance, served) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')}
+        `INSERT INTO api_usage_served (key_id, month, instance, served)
+         SELECT "keyId", month, ?, served FROM json_to_recordset(?::json) AS served_now("keyId" integer, month date, served integer)
          ON CONFLICT (key_id, month, instance) DO UPDATE SET served = GREATEST(api_usage_served.served, EXCLUDED.served)`,
-        rows.flatMap((row) => [row.keyId, row.month, instance, row.served]),
+        [instance, JSON.stringify(rows)],
       );
     },
 
