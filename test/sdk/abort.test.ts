@@ -86,16 +86,17 @@ describe('a signal per call', () => {
   it('a custom sleep that never ends is cut short as well', async () => {
     const s = await stub([failure(503, 'SERVICE_UNAVAILABLE', 'Database unreachable'), ok(RECORD)]);
     const slept: number[] = [];
+    const controller = new AbortController();
     const client = new ExchangeRateClient({
       apiKey: 'k',
       baseUrl: s.api,
       sleep: (ms) => {
         slept.push(ms);
+        // Aborted once the sleep has begun, however long the 503 took to come (a loaded machine).
+        abortLater(controller, 100);
         return new Promise(() => undefined);
       },
     });
-    const controller = new AbortController();
-    abortLater(controller, 100);
     const { error, ms } = await rejectionOf(client.getLatest({ signal: controller.signal }));
     expect(error).toMatchObject({ name: 'AbortError' });
     expect(ms).toBeLessThan(1000);
