@@ -137,11 +137,17 @@ interface BaselinePorts {
   pid: number;
 }
 
-/** The baselines answer the same constant to everything; they get the same kind of request as `/exchange-rate/latest`. */
-function baselineRows(ready: BaselinePorts): Row[] {
+/** A constant server's load: the same kind of request as `/exchange-rate/latest`, with keys it never looks up. */
+const constant = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
+function fakeKeyRing(): KeyRing {
   const keys = new KeyRing();
   keys.add(fakeKeys(500));
-  const constant = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
+  return keys;
+}
+
+/** The baselines answer the same constant to everything. */
+function baselineRows(ready: BaselinePorts): Row[] {
+  const keys = fakeKeyRing();
   const servers: Array<[id: string, name: string, port: number, rate?: number]> = [
     ['node', 'bare node:http, constant JSON (the limit)', ready.node],
     ['koa', 'bare Koa, constant JSON (ratio 1)', ready.koa],
@@ -169,18 +175,11 @@ function baselineRows(ready: BaselinePorts): Row[] {
  * same constant, in a process that holds what the API holds and has served what it has served.
  */
 function floorInServerRow(setup: Setup): Row {
-  const keys = new KeyRing();
-  keys.add(fakeKeys(500));
   return {
     table: setup.id,
-    workload: {
-      id: FLOOR_IN_SERVER,
-      name: "floor: Koa + the edge + one rate-limit call on Redis, in this server's process",
-      keyed: true,
-      path: () => `${API}/exchange-rate/latest`,
-    },
+    workload: constant(FLOOR_IN_SERVER, "floor: Koa + the edge + one rate-limit call on Redis, in this server's process"),
     target: { origin: `http://127.0.0.1:${setup.ready.floorPort}`, pid: setup.pid, counters: setup.counters },
-    keys,
+    keys: fakeKeyRing(),
     setup,
     connections: CONNECTIONS,
   };

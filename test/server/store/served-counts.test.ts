@@ -42,8 +42,4 @@ describe('served counts', () => {
     const rows = await database.db('api_usage_served').where({ instance: 'a', month: march }).count<Array<{ n: string | number }>>('* as n');
     expect(Number(rows[0]?.n)).toBe(300);
   });
-
-  it('writes nothing for no rows', async () => {
-    await expect(createUsageStore(database.db).recordServedMany('a', [])).resolves.toBeUndefined();
-  });
 });
