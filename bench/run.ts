@@ -133,6 +133,7 @@ interface BaselinePorts {
   edge: number;
   outputs: number;
   redis: number;
+  ping: number;
   edgeRedis: number;
   pid: number;
 }
@@ -154,6 +155,7 @@ function baselineRows(ready: BaselinePorts): Row[] {
     ['edge', 'floor: Koa + the edge middlewares, logging', ready.edge],
     ['outputs', 'floor: Koa + only what the edge writes (headers, metrics, log line)', ready.outputs],
     ['redis', 'floor: Koa + one rate-limit call on Redis', ready.redis],
+    ['ping', 'floor: Koa + one Redis round trip (PING)', ready.ping],
     ['edge-redis', 'floor: Koa + the edge + one rate-limit call on Redis', ready.edgeRedis],
     ['koa', 'bare Koa, constant JSON', ready.koa, OPEN_LOOP_RATE],
   ];

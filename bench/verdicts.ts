@@ -59,9 +59,10 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
     e <= 1.6 * k,
     `${µs(e)} against ${µs(k)}: ${(e / k).toFixed(2)} ×${outputs === undefined ? '' : ` (what the edge writes, alone: ${µs(outputs)}, ${(outputs / k).toFixed(2)} ×)`}`,
   ]);
+  const ping50 = cpu('baseline', 'ping', 50);
   judge('Redis floor ≤ 1.5 × bare Koa (CPU, 50 connections)', [redis50, koa50], ([r, k]) => [
     r <= 1.5 * k,
-    `${µs(r)} against ${µs(k)}: ${(r / k).toFixed(2)} ×`,
+    `${µs(r)} against ${µs(k)}: ${(r / k).toFixed(2)} ×${ping50 === undefined ? '' : ` (one round trip alone, a PING: ${µs(ping50)}, ${(ping50 / k).toFixed(2)} ×)`}`,
   ]);
   const redis10 = cpu('baseline', 'redis');
   const inServer = cpu('postgres', 'floor-in-server');
