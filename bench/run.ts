@@ -138,8 +138,8 @@ interface BaselinePorts {
   pid: number;
 }
 
-/** A constant server's load: the same kind of request as `/exchange-rate/latest`, with keys it never looks up. */
-const constant = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
+/** A keyed `/exchange-rate/latest`: what the constant servers are asked (their keys never looked up), and what touches a server's keys. */
+const latestAs = (id: string, name: string): Workload => ({ id, name, keyed: true, path: () => `${API}/exchange-rate/latest` });
 function fakeKeyRing(): KeyRing {
   const keys = new KeyRing();
   keys.add(fakeKeys(500));
@@ -162,7 +162,7 @@ function baselineRows(ready: BaselinePorts): Row[] {
   return servers
     .map(([id, name, port, rate]) => ({
       table: 'baseline' as const,
-      workload: atRate(constant(id, name), rate),
+      workload: atRate(latestAs(id, name), rate),
       target: { origin: `http://127.0.0.1:${port}`, pid: ready.pid },
       keys,
       setup: null,
@@ -179,7 +179,7 @@ function baselineRows(ready: BaselinePorts): Row[] {
 function floorInServerRow(setup: Setup): Row {
   return {
     table: setup.id,
-    workload: constant(FLOOR_IN_SERVER, "floor: Koa + the edge + one rate-limit call on Redis, in this server's process"),
+    workload: latestAs(FLOOR_IN_SERVER, "floor: Koa + the edge + one rate-limit call on Redis, in this server's process"),
     target: { origin: `http://127.0.0.1:${setup.ready.floorPort}`, pid: setup.pid, counters: setup.counters },
     keys: fakeKeyRing(),
     setup,
@@ -253,20 +253,25 @@ async function measureAll(rows: readonly Row[], maxRpsAtStart: number): Promise<
   return results;
 }
 
+/** The longest a server's keys are touched before its rows. */
+const MAX_TOUCH_SECONDS = 10;
+
 /**
  * Unmeasured `/exchange-rate/latest`, every key of the rotation asked twice at least (in seconds of
- * load), on a setup before its rows of each repeat. The
- * server keeps a key's lookup 30 s, then refreshes it (in the background, one query per key) on the
- * key's next request; between one repeat's keyed rows on a server and the next's, the other
+ * load), on a setup before its rows of each repeat. The server keeps a key's lookup 30 s, then
+ * refreshes it (in the background, one query per key) on the key's next request; between one repeat's keyed rows on a server and the next's, the other
  * server's rows and the baselines run for more than that, so without this the first row of each
  * repeat paid for refreshing every key of the rotation (hundreds of queries in its 3 s: the
  * PostgreSQL µs/req only that row showed, and the dearer `/latest`), and the rows after it for none.
  */
 async function touchKeys(row: Row): Promise<void> {
-  const latest: Workload = { id: 'touch-keys', name: 'keys touched', keyed: true, path: () => `${API}/exchange-rate/latest` };
+  const touch = latestAs('touch-keys', 'keys touched');
   // A key's first request waits for its lookup and its first lease: on a fast machine, with
   // thousands of keys, one second did not reach them all, and the first row paid for the rest.
-  for (let sent = 0; sent < 2 * row.keys.size; ) sent += (await measure(row.target, latest, row.keys, CONNECTIONS[1], 1)).rps;
+  // Bounded, so a server that stopped answering fails the next row instead of holding the run here.
+  let sent = 0;
+  for (let second = 0; second < MAX_TOUCH_SECONDS && sent < 2 * row.keys.size; second++)
+    sent += (await measure(row.target, touch, row.keys, CONNECTIONS[1], 1)).rps;
 }
 
 /** A short unmeasured load, so the first measurement does not pay for code still being compiled. */
