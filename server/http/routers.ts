@@ -9,7 +9,8 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 
-function routerMiddleware<S>(router: Router<S>): Middleware {
+/** A router's own pair, `routes()` then `allowedMethods()`, as one middleware. */
+export function routerMiddleware<S>(router: Router<S>): Middleware {
   const routes = router.routes() as Middleware;
   const allowed = router.allowedMethods() as Middleware;
   return (ctx, next) => routes(ctx, () => allowed(ctx, next));

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { fixedRoutes, routeByPrefix } from '../../../server/http/routers';
+import { fixedRoutes, routeByPrefix, routerMiddleware } from '../../../server/http/routers';
 
 type Dispatch = (api: Router, site: Router) => Middleware;
 
@@ -38,14 +38,9 @@ function routers(): { api: Router; site: Router } {
 }
 
 const indexed: Dispatch = (api, site) => routeByPrefix('/api/v1', api, site);
-/** The router's own pair, `routes()` then `allowedMethods()`, behind the same split by prefix. */
+/** The router's own pair for each router, behind the same split by prefix. */
 const plain: Dispatch = (api, site) => {
-  const pair = (router: Router): Middleware => {
-    const routes = router.routes() as Middleware;
-    const allowed = router.allowedMethods() as Middleware;
-    return (ctx, next) => routes(ctx, () => allowed(ctx, next));
-  };
-  const [underPrefix, elsewhere] = [pair(api), pair(site)];
+  const [underPrefix, elsewhere] = [routerMiddleware(api), routerMiddleware(site)];
   return (ctx, next) => (ctx.path.startsWith('/api/v1') ? underPrefix(ctx, next) : elsewhere(ctx, next));
 };
 
