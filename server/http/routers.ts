@@ -62,11 +62,16 @@ function indexedRouterMiddleware<S>(router: Router<S>): Middleware {
   };
 }
 
-/** `api` for the paths under `prefix` (the site has none), `site` for the others. */
+/**
+ * `api` for the paths under `prefix` (the site has none), `site` for the others. The prefix is
+ * told apart in any letter case, as @koa/router matches the API's own paths: `/API/V1/…` is the
+ * API's, as it was when both routers were asked in turn.
+ */
 export function routeByPrefix<S>(prefix: string, api: Router<S>, site: Router<S>): Middleware {
   const underPrefix = indexedRouterMiddleware(api);
   const elsewhere = routerMiddleware(site);
+  const isUnderPrefix = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i');
   return function route(ctx, next) {
-    return ctx.path.startsWith(prefix) ? underPrefix(ctx, next) : elsewhere(ctx, next);
+    return isUnderPrefix.test(ctx.path) ? underPrefix(ctx, next) : elsewhere(ctx, next);
   };
 }

@@ -41,7 +41,7 @@ const indexed: Dispatch = (api, site) => routeByPrefix('/api/v1', api, site);
 /** The router's own pair for each router, behind the same split by prefix. */
 const plain: Dispatch = (api, site) => {
   const [underPrefix, elsewhere] = [routerMiddleware(api), routerMiddleware(site)];
-  return (ctx, next) => (ctx.path.startsWith('/api/v1') ? underPrefix(ctx, next) : elsewhere(ctx, next));
+  return (ctx, next) => (/^\/api\/v1/i.test(ctx.path) ? underPrefix(ctx, next) : elsewhere(ctx, next));
 };
 
 async function serve(dispatch: Dispatch): Promise<{ url: string; close: () => Promise<void> }> {
@@ -105,6 +105,8 @@ it('answers every request as @koa/router itself does', async () => {
       route: '/api/v1/exchange-rate/latest',
       steps: ['negotiate', 'guard'],
     });
+    // The prefix in other letter case is still the API's, which matches its paths in any case.
+    expect(JSON.parse((await ask(fast.url, 'GET', '/API/V1/Exchange-Rate/Latest')).body)).toMatchObject({ route: '/api/v1/exchange-rate/latest' });
   } finally {
     await Promise.all([fast.close(), reference.close()]);
   }
