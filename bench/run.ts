@@ -353,8 +353,13 @@ const TITLES: Record<TableId, string> = {
 
 const TABLE_COLUMNS: Record<TableId, Column[]> = {
   baseline: COLUMNS,
-  postgres: [...COLUMNS, extraColumn('PostgreSQL µs/req', 'postgresCpuUsPerRequest', 0), extraColumn('Redis cmds/req', 'redisCommandsPerRequest', 2)],
-  embedded: COLUMNS,
+  postgres: [
+    ...COLUMNS,
+    extraColumn('collector µs/req', 'collectorUsPerRequest', 1),
+    extraColumn('PostgreSQL µs/req', 'postgresCpuUsPerRequest', 0),
+    extraColumn('Redis cmds/req', 'redisCommandsPerRequest', 2),
+  ],
+  embedded: [...COLUMNS, extraColumn('collector µs/req', 'collectorUsPerRequest', 1)],
 };
 
 /** Prints a table per setup (10 connections first, then 50) and returns the same figures by setup, route and connections. */

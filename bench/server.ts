@@ -13,10 +13,12 @@
  *                       there, to open in Chrome DevTools
  *
  * Says `{"event":"ready",…}` on stdout once it listens; `keys <n>` on stdin makes n more keys and
- * answers `{"event":"keys","keys":[…]}`. Stops on SIGTERM, or when stdin closes (the runner died).
+ * answers `{"event":"keys","keys":[…]}`; `collector` answers the collector's pauses so far
+ * (`{"event":"collector","pauseUs":…}`). Stops on SIGTERM, or when stdin closes (the runner died).
  */
 import fs from 'node:fs';
 import inspector from 'node:inspector';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createLimiterRedis } from '../server/access/redis-client';
 import type pino from 'pino';
 import readline from 'node:readline';
@@ -95,7 +97,20 @@ async function startProfile(): Promise<() => Promise<unknown>> {
   return async () => ((await post('Profiler.stop')) as { profile: unknown }).profile;
 }
 
+/**
+ * The time the collector has held the main thread since the start, in µs: each scavenge and each
+ * full collection's final pause, as V8 reports them (not the marking steps in between).
+ */
+function collectorPauses(): () => number {
+  let pauseMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauseMs += entry.duration;
+  }).observe({ entryTypes: ['gc'] });
+  return () => Math.round(pauseMs * 1000);
+}
+
 async function main(): Promise<void> {
+  const pausedUs = collectorPauses();
   // As server/main.ts does, first thing.
   boundHeapGrowth();
   // Logging on, as in production: logger.ts's writer (asynchronous, in batches), one line per
@@ -153,6 +168,7 @@ async function main(): Promise<void> {
       if (command === 'memory') say({ event: 'memory', ...process.memoryUsage(), liveHeapUsed: liveHeapBytes() });
       // The RSS read as the bare PGlite floor reads its own (settled-rss.ts), to compare like with like.
       if (command === 'settle') void settledRssMb().then((rssMb) => say({ event: 'settled', rssMb }));
+      if (command === 'collector') say({ event: 'collector', pauseUs: pausedUs() });
     })
     .on('close', () => void stop());
 }

@@ -149,7 +149,15 @@ async function launch(id: SetupId, script: string, env: NodeJS.ProcessEnv, keys:
     server.send('settle');
     return (await server.next<{ rssMb: number }>('settled')).rssMb;
   };
-  return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys, heap, settledRssMb };
+  /** The collector's pauses on the server's main thread (bench/server.ts), µs per request. */
+  const collector: Counter = {
+    name: 'collectorUsPerRequest',
+    read: async () => {
+      server.send('collector');
+      return new Map([['pauses', (await server.next<{ pauseUs: number }>('collector')).pauseUs]]);
+    },
+  };
+  return { id, server, origin, pid: ready.pid, ready, firstRequest, addKeys, heap, settledRssMb, collector };
 }
 
 /** CPU time (µs) of each process `pids` lists, by pid. */
@@ -193,6 +201,7 @@ export async function startPostgres(bundleDir: string, keyCount: number, today: 
       counters: [
         { name: 'postgresCpuUsPerRequest', read: cpuOf(() => database.backendPids()) },
         { name: 'redisCommandsPerRequest', read: redisCommands(redis) },
+        launched.collector,
       ],
       async close() {
         await launched.server.stop();
@@ -213,5 +222,5 @@ export async function startEmbedded(bundleDir: string, keyCount: number): Promis
   const stderrFile = path.join(bundleDir, 'embedded.stderr');
   const env = serverEnv('embedded', { BENCH_KEYS: String(keyCount), BENCH_LOG_FILE: logFile });
   const launched = await launch('embedded', path.join(bundleDir, 'server.js'), env, keys, stderrFile);
-  return { ...launched, keys, logFile, stderrFile, counters: [], close: () => launched.server.stop() };
+  return { ...launched, keys, logFile, stderrFile, counters: [launched.collector], close: () => launched.server.stop() };
 }
