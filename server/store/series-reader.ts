@@ -48,6 +48,10 @@ export interface RateSeries {
   periodStats(kind: PeriodKind, from: string, to: string): Promise<PeriodStats[]>;
 }
 
+/**
+ * The series made of `records`, which it takes over: they and the array are frozen in place, not
+ * copied (a whole history is some 16,000 records, read from the store for this alone).
+ */
 export function loadedSeries(records: ExchangeRate[], loadedAt: number): LoadedSeries {
   // Handed out to every request: frozen, so none can change one, and each one's JSON is written once.
   for (const record of records) deepFreeze(record);
