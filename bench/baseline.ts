@@ -15,27 +15,40 @@
  *     than this without writing less;
  *   - Koa asking the service's rate limiter on Redis once per request (server/access/rate-limit.ts,
  *     the client options of runtime.ts), the round trip every keyed answer waits for;
+ *   - beneath it, one Redis round trip (a PING), and one atomic counting script with the limit's
+ *     three headers and nothing of the service's: what any exact shared limit costs;
  *   - both in one server, the edge then the limiter: what a keyed answer pays before its key, its
  *     quota and its route (the two costs need not add up: waiting for Redis changes how requests
  *     share the event loop's turns and the system calls).
  *
- * Says `{"event":"ready","koa":port,"node":port,"edge":port,"outputs":port,"redis":port,"ping":port,"edgeRedis":port,"pid":…}` on stdout;
+ * Says `{"event":"ready","koa":port,"node":port,"edge":port,"outputs":port,"redis":port,"ping":port,"script":port,"edgeRedis":port,"pid":…}` on stdout;
  * stops when stdin closes. BENCH_REDIS_URL names the Redis.
  */
-import { bareKoa, bareNode, koaAskingRedis, koaBehindTheEdge, koaBehindTheEdgeAskingRedis, koaPingingRedis, koaWritingTheEdgeOutputs, listen } from './floors';
+import {
+  bareKoa,
+  bareNode,
+  koaAskingRedis,
+  koaBehindTheEdge,
+  koaBehindTheEdgeAskingRedis,
+  koaPingingRedis,
+  koaScriptingRedis,
+  koaWritingTheEdgeOutputs,
+  listen,
+} from './floors';
 
 async function main(): Promise<void> {
   const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const [koa, node, edge, outputs, redis, ping, edgeRedis] = await Promise.all([
+  const [koa, node, edge, outputs, redis, ping, script, edgeRedis] = await Promise.all([
     listen(bareKoa().callback()),
     listen(bareNode),
     listen(koaBehindTheEdge().callback()),
     listen(koaWritingTheEdgeOutputs().callback()),
     listen(koaAskingRedis(redisUrl).callback()),
     listen(koaPingingRedis(redisUrl).callback()),
+    listen(koaScriptingRedis(redisUrl).callback()),
     listen(koaBehindTheEdgeAskingRedis(redisUrl).callback()),
   ]);
-  process.stdout.write(`${JSON.stringify({ event: 'ready', koa, node, edge, outputs, redis, ping, edgeRedis, pid: process.pid })}\n`);
+  process.stdout.write(`${JSON.stringify({ event: 'ready', koa, node, edge, outputs, redis, ping, script, edgeRedis, pid: process.pid })}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
 }

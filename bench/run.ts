@@ -134,6 +134,7 @@ interface BaselinePorts {
   outputs: number;
   redis: number;
   ping: number;
+  script: number;
   edgeRedis: number;
   pid: number;
 }
@@ -156,6 +157,7 @@ function baselineRows(ready: BaselinePorts): Row[] {
     ['outputs', 'floor: Koa + only what the edge writes (headers, metrics, log line)', ready.outputs],
     ['redis', 'floor: Koa + one rate-limit call on Redis', ready.redis],
     ['ping', 'floor: Koa + one Redis round trip (PING)', ready.ping],
+    ['script', 'floor: Koa + one counting script on Redis and its three headers, no library', ready.script],
     ['edge-redis', 'floor: Koa + the edge + one rate-limit call on Redis', ready.edgeRedis],
     ['koa', 'bare Koa, constant JSON', ready.koa, OPEN_LOOP_RATE],
   ];
