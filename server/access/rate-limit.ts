@@ -68,34 +68,42 @@ export const REDIS_DEADLINE_MS = 100;
 /** How often a given-up Redis is asked whether it is back. */
 export const REDIS_PROBE_MS = 1000;
 
-function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () => void, onBack: () => void) {
-  const { logger, redisDeadlineMs = REDIS_DEADLINE_MS } = options;
-  const limiter = new RateLimiterRedis({
+/** How the limiter gives Redis up and takes it back (opossum's options). */
+export const BREAKER_OPTIONS: CircuitBreaker.Options = {
+  // No deadline of the breaker's own: a busy event loop would pass it with Redis healthy.
+  timeout: false,
+  // Open after a few failures in the last second, whatever the traffic was before.
+  errorThresholdPercentage: 50,
+  volumeThreshold: 3,
+  rollingCountTimeout: 1000,
+  rollingCountBuckets: 10,
+  // The probe (sharedCounter) closes it; this only bounds how long it stays open should the probe be stuck.
+  resetTimeout: 30_000,
+  // Nothing reads the breaker's latency percentiles or its snapshots, which it would otherwise
+  // compute ten times a second: 430 µs each at 5,000 calls a second (10 buckets of 500 latencies
+  // concatenated and sorted), some 0.9 µs per request.
+  rollingPercentilesEnabled: false,
+  enableSnapshots: false,
+};
+
+/** rate-limiter-flexible's count on Redis: one atomic script per call, never refusing by itself. */
+export function countOnRedis(redis: Redis, namespace: string, windowSeconds: number): RateLimiterRedis {
+  return new RateLimiterRedis({
     storeClient: redis,
-    keyPrefix: options.namespace,
+    keyPrefix: namespace,
     points: UNBOUNDED,
-    duration: options.windowSeconds,
+    duration: windowSeconds,
     // A client that knows it is disconnected fails at once instead of queueing the command.
     rejectIfRedisNotReady: true,
   });
+}
+
+function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () => void, onBack: () => void) {
+  const { logger, redisDeadlineMs = REDIS_DEADLINE_MS } = options;
+  const limiter = countOnRedis(redis, options.namespace, options.windowSeconds);
   const breaker = new CircuitBreaker(
     (id: string, count: boolean) => unlessRedisIsSilent(redis, count ? limiter.consume(id) : limiter.get(id), redisDeadlineMs),
-    {
-      // No deadline of the breaker's own: a busy event loop would pass it with Redis healthy.
-      timeout: false,
-      // Open after a few failures in the last second, whatever the traffic was before.
-      errorThresholdPercentage: 50,
-      volumeThreshold: 3,
-      rollingCountTimeout: 1000,
-      rollingCountBuckets: 10,
-      // The probe below closes it; this only bounds how long it stays open should the probe be stuck.
-      resetTimeout: 30_000,
-      // Nothing reads the breaker's latency percentiles or its snapshots, which it would otherwise
-      // compute ten times a second: 430 µs each at 5,000 calls a second (10 buckets of 500 latencies
-      // concatenated and sorted), some 0.9 µs per request.
-      rollingPercentilesEnabled: false,
-      enableSnapshots: false,
-    },
+    BREAKER_OPTIONS,
   );
 
   let probe: NodeJS.Timeout | null = null;
