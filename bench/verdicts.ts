@@ -48,6 +48,19 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
     }
   };
 
+  /**
+   * A row's CPU over bare Koa's, repeat by repeat, the median of those ratios. Each pair was
+   * measured seconds apart, so a change of the shared machine's speed between repeats (bare Koa
+   * at 30–60 µs within an hour on some days) cancels out; the verdict itself stays on the medians.
+   */
+  const pairedRatio = (id: string, connections: number): string => {
+    const samples = row('baseline', id, connections)?.samples;
+    const koaSamples = row('baseline', 'koa', connections)?.samples;
+    if (!samples || !koaSamples || samples.length !== koaSamples.length || samples.length < 2) return '';
+    const ratios = samples.map((s, i) => s.cpuUsPerRequest / (koaSamples[i]?.cpuUsPerRequest ?? Number.NaN)).sort((x, y) => x - y);
+    return `; repeat by repeat, a median of ${ratios[Math.floor(ratios.length / 2)]?.toFixed(2)} ×`;
+  };
+
   const koa = cpu('baseline', 'koa');
   const edge = cpu('baseline', 'edge');
   const koa50 = cpu('baseline', 'koa', 50);
@@ -57,16 +70,18 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
   const edgeRedis = cpu('baseline', 'edge-redis');
   judge('edge floor ≤ 1.6 × bare Koa (CPU, 10 connections)', [edge, koa], ([e, k]) => [
     e <= 1.6 * k,
-    `${µs(e)} against ${µs(k)}: ${(e / k).toFixed(2)} ×${outputs === undefined ? '' : ` (what the edge writes, alone: ${µs(outputs)}, ${(outputs / k).toFixed(2)} ×)`}`,
+    `${µs(e)} against ${µs(k)}: ${(e / k).toFixed(2)} ×${pairedRatio('edge', CPU_CONNECTIONS)}${outputs === undefined ? '' : ` (what the edge writes, alone: ${µs(outputs)}, ${(outputs / k).toFixed(2)} ×${pairedRatio('outputs', CPU_CONNECTIONS)})`}`,
   ]);
   const ping50 = cpu('baseline', 'ping', 50);
   const script50 = cpu('baseline', 'script', 50);
   judge('Redis floor ≤ 1.5 × bare Koa (CPU, 50 connections)', [redis50, koa50], ([r, k]) => {
     const beneath = [
-      ping50 === undefined ? '' : `one round trip alone, a PING: ${µs(ping50)}, ${(ping50 / k).toFixed(2)} ×`,
-      script50 === undefined ? '' : `one counting script and its headers, no library: ${µs(script50)}, ${(script50 / k).toFixed(2)} ×`,
+      ping50 === undefined ? '' : `one round trip alone, a PING: ${µs(ping50)}, ${(ping50 / k).toFixed(2)} ×${pairedRatio('ping', 50)}`,
+      script50 === undefined
+        ? ''
+        : `one counting script and its headers, no library: ${µs(script50)}, ${(script50 / k).toFixed(2)} ×${pairedRatio('script', 50)}`,
     ].filter(Boolean);
-    return [r <= 1.5 * k, `${µs(r)} against ${µs(k)}: ${(r / k).toFixed(2)} ×${beneath.length ? ` (${beneath.join('; ')})` : ''}`];
+    return [r <= 1.5 * k, `${µs(r)} against ${µs(k)}: ${(r / k).toFixed(2)} ×${pairedRatio('redis', 50)}${beneath.length ? ` (${beneath.join('; ')})` : ''}`];
   });
   const redis10 = cpu('baseline', 'redis');
   const inServer = cpu('postgres', 'floor-in-server');
