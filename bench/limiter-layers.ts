@@ -12,7 +12,7 @@
  * system. Medians over the rounds, so a disturbed round does not decide the figure.
  */
 import CircuitBreaker from 'opossum';
-import { BREAKER_OPTIONS, countOnRedis, createRateLimiter, REDIS_DEADLINE_MS } from '../server/access/rate-limit';
+import { breakerOptions, countOnRedis, createRateLimiter, REDIS_DEADLINE_MS } from '../server/access/rate-limit';
 import { createLimiterRedis } from '../server/access/redis-client';
 import { unlessRedisIsSilent } from '../server/access/redis-silence';
 import { createLogger, logDestination } from '../server/logger';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const namespace = `bench-layers-${process.pid}`;
   const script = countingScript(redis, WINDOW_SECONDS * 1000);
   const counted = (client: string) => script(`${namespace}:script:${client}`);
-  const breaker = new CircuitBreaker(counted, BREAKER_OPTIONS);
+  const breaker = new CircuitBreaker(counted, breakerOptions());
   const library = countOnRedis(redis, `${namespace}:library`, WINDOW_SECONDS);
   const limiter = createRateLimiter({ redis, logger, windowSeconds: WINDOW_SECONDS, namespace: `${namespace}:limiter` });
 

@@ -68,8 +68,12 @@ export const REDIS_DEADLINE_MS = 100;
 /** How often a given-up Redis is asked whether it is back. */
 export const REDIS_PROBE_MS = 1000;
 
-/** How the limiter gives Redis up and takes it back (opossum's options). */
-export const BREAKER_OPTIONS: CircuitBreaker.Options = {
+/**
+ * How the limiter gives Redis up and takes it back (opossum's options): a fresh object for each
+ * breaker, because opossum writes its defaults, and any caches it is asked for, into the object it
+ * is given.
+ */
+export const breakerOptions = (): CircuitBreaker.Options => ({
   // No deadline of the breaker's own: a busy event loop would pass it with Redis healthy.
   timeout: false,
   // Open after a few failures in the last second, whatever the traffic was before.
@@ -84,7 +88,7 @@ export const BREAKER_OPTIONS: CircuitBreaker.Options = {
   // concatenated and sorted), some 0.9 µs per request.
   rollingPercentilesEnabled: false,
   enableSnapshots: false,
-};
+});
 
 /** rate-limiter-flexible's count on Redis: one atomic script per call, never refusing by itself. */
 export function countOnRedis(redis: Redis, namespace: string, windowSeconds: number): RateLimiterRedis {
@@ -103,7 +107,7 @@ function sharedCounter(redis: Redis, options: RateLimiterOptions, onGiveUp: () =
   const limiter = countOnRedis(redis, options.namespace, options.windowSeconds);
   const breaker = new CircuitBreaker(
     (id: string, count: boolean) => unlessRedisIsSilent(redis, count ? limiter.consume(id) : limiter.get(id), redisDeadlineMs),
-    BREAKER_OPTIONS,
+    breakerOptions(),
   );
 
   let probe: NodeJS.Timeout | null = null;

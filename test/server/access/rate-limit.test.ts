@@ -7,6 +7,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type Redis from 'ioredis';
+import CircuitBreaker from 'opossum';
+import { breakerOptions } from '../../../server/access/rate-limit';
 import { rate, startTestApp, type TestApp } from '../../helpers/app';
 import {
   createKey,
@@ -292,5 +294,17 @@ describe('when Redis goes away and comes back', () => {
     expect(tally(await inTurns(apps, key, 2 * N + 2))).toEqual({ 200: N, 429: N + 2 });
     const { key: burst } = await createKey(t.database.db, { ratePerMinute: N });
     expect(tally(await atOnce(apps, burst, 4 * N))).toEqual({ 200: N, 429: 3 * N });
+  });
+});
+
+describe("the limiter's circuit breaker options", () => {
+  it('are a fresh object for each breaker: what opossum writes into one reaches no other', () => {
+    const first = breakerOptions();
+    const breaker = new CircuitBreaker(async () => 'ok', first);
+    // opossum wrote its defaults into the object it was given.
+    expect(first.errorFilter).toEqual(expect.any(Function));
+    expect(breakerOptions()).not.toHaveProperty('errorFilter');
+    expect(breakerOptions()).toMatchObject({ timeout: false, rollingPercentilesEnabled: false, enableSnapshots: false });
+    breaker.shutdown();
   });
 });
