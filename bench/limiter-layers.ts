@@ -17,6 +17,7 @@ import { createLimiterRedis } from '../server/access/redis-client';
 import { unlessRedisIsSilent } from '../server/access/redis-silence';
 import { createLogger, logDestination } from '../server/logger';
 import { countingScript } from './floors';
+import { median } from './report';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const BATCHES = 1000;
@@ -37,8 +38,6 @@ async function cpuPerCall(call: Layer[1]): Promise<number> {
   const used = process.cpuUsage(started);
   return (used.user + used.system) / n;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<void> {
   const logger = createLogger('warn', logDestination(2));

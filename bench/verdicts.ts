@@ -3,7 +3,7 @@
  * any machine: met or not met, with the figures it was decided on. A target whose rows were not
  * measured (BENCH_ROUTES) says so instead of guessing.
  */
-import type { Summary } from './report';
+import { median, type Summary } from './report';
 
 /** Summaries by table, route and connection count, as run.ts collects them. */
 export type Tables = Record<string, Record<string, Record<number, Summary>>>;
@@ -57,8 +57,8 @@ export function verdicts(tables: Tables, memory: MemoryFigures): Verdict[] {
     const samples = row('baseline', id, connections)?.samples;
     const koaSamples = row('baseline', 'koa', connections)?.samples;
     if (!samples || !koaSamples || samples.length !== koaSamples.length || samples.length < 2) return '';
-    const ratios = samples.map((s, i) => s.cpuUsPerRequest / (koaSamples[i]?.cpuUsPerRequest ?? Number.NaN)).sort((x, y) => x - y);
-    return `; repeat by repeat, a median of ${ratios[Math.floor(ratios.length / 2)]?.toFixed(2)} ×`;
+    const ratios = samples.map((s, i) => s.cpuUsPerRequest / (koaSamples[i]?.cpuUsPerRequest ?? Number.NaN));
+    return `; repeat by repeat, a median of ${median(ratios).toFixed(2)} ×`;
   };
 
   const koa = cpu('baseline', 'koa');
