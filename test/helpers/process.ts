@@ -15,3 +15,18 @@ export function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegE
     });
   });
 }
+
+/**
+ * How long a test waits for a server it started to say "listening": it compiles, opens (and, in
+ * an empty folder, migrates) its database first. A few seconds on a quiet machine, but several
+ * times that on a slow one running the whole suite beside it; a bound only catches a hang.
+ */
+export const SERVER_START_MS = 90_000;
+
+/** Sends `signal` and resolves with the exit code once the child has exited (null if a signal ended it). */
+export function stopChild(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill(signal);
+  return exited;
+}

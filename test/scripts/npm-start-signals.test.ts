@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE, readHolder } from '../../server/store/embedded/claim';
-import { waitForLine } from '../helpers/process';
+import { SERVER_START_MS, waitForLine } from '../helpers/process';
 import { freePort } from '../server/access/support';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -65,7 +65,7 @@ describe('npm start, signalled through npm', () => {
       npm.stderr.resume();
       const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
       try {
-        await waitForLine(npm, /"msg":"listening"/, 60_000);
+        await waitForLine(npm, /"msg":"listening"/, SERVER_START_MS);
         expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
         expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(true);
 
@@ -80,7 +80,7 @@ describe('npm start, signalled through npm', () => {
         if (orphan) process.kill(orphan.pid, 'SIGKILL');
       }
     },
-    90_000,
+    SERVER_START_MS + 30_000,
   );
 });
 
