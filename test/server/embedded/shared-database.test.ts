@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { commandLine } from '../../helpers/commands';
-import { SERVER_START_MS, waitForLine } from '../../helpers/process';
+import { SERVER_START_MS, stopChild, waitForLine } from '../../helpers/process';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -30,10 +30,10 @@ function runKeys(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> 
   return runLine(commandLine('keys', args), env);
 }
 
-function runLine([executable, ...args]: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> {
+function runLine([executable, ...args]: readonly [string, ...string[]], env: NodeJS.ProcessEnv): Promise<Run> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(executable as string, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(executable, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -83,11 +83,7 @@ describe('the embedded database shared by a running server', () => {
   }, SERVER_START_MS + 10_000);
 
   afterAll(async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGKILL');
-      await exited;
-    }
+    await stopChild(server, 'SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -163,9 +159,7 @@ describe('the embedded database shared by a running server', () => {
   }, 10_000);
 
   it('stops on SIGTERM and leaves neither the socket nor the claim behind', async () => {
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    server.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await stopChild(server)).toBe(0);
     expect(fs.readdirSync(dataDir).filter((name) => name.startsWith('.s.PGSQL') || name.startsWith('crc-rates.lock'))).toEqual([]);
 
     // The folder is free again: a command opens it itself.
