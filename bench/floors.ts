@@ -32,7 +32,7 @@ export function listen(handler: http.RequestListener): Promise<number> {
   });
 }
 
-function constant(ctx: Koa.Context): void {
+export function constant(ctx: Koa.Context): void {
   ctx.type = 'application/json; charset=utf-8';
   ctx.body = CONSTANT_BODY;
 }
@@ -44,7 +44,7 @@ export function bareKoa(): Koa {
 }
 
 /** The edge's metrics and logger: the access lines go to /dev/null, through the service's own writer (batched, asynchronous). */
-function edgeDeps() {
+export function edgeDeps() {
   // The metrics' database is asked only when they are scraped, which never happens here.
   const unconnected = knex({ client: 'pg' });
   const metrics = createMetrics({
@@ -67,10 +67,8 @@ export function koaBehindTheEdge(): Koa {
 const EDGE_HEADERS = { Vary: 'Accept-Encoding, Origin', ...SECURITY_HEADERS };
 
 /** What the edge writes for every answer, and nothing else: its headers, one metrics observation, one access line. */
-export function koaWritingTheEdgeOutputs(): Koa {
-  const { logger, metrics } = edgeDeps();
-  const app = new Koa();
-  app.use(async function edgeOutputs(ctx, next) {
+export function writeTheEdgeOutputs({ logger, metrics }: ReturnType<typeof edgeDeps>): Koa.Middleware {
+  return async function edgeOutputs(ctx, next) {
     const started = performance.now();
     const requestId = randomUUID();
     ctx.set('X-Request-Id', requestId);
@@ -79,7 +77,12 @@ export function koaWritingTheEdgeOutputs(): Koa {
     const ms = performance.now() - started;
     metrics.observe(ctx.method, 'unmatched', ctx.status, ms / 1000);
     logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
-  });
+  };
+}
+
+export function koaWritingTheEdgeOutputs(): Koa {
+  const app = new Koa();
+  app.use(writeTheEdgeOutputs(edgeDeps()));
   app.use(constant);
   return app;
 }
