@@ -186,6 +186,17 @@ describe('CORS', () => {
     }
   });
 
+  it('writes no CORS headers for a request without Origin (not a browser), and says the answer varies by it', async () => {
+    for (const path of ['/exchange-rate/latest', '/no-such-route']) {
+      const answer = await t.get(path);
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+      expect(answer.headers.get('access-control-expose-headers')).toBeNull();
+      expect(answer.headers.get('vary')).toMatch(/\borigin\b/i);
+    }
+    const withOrigin = await t.get('/exchange-rate/latest', { Origin: 'https://sheet.example' });
+    expect(withOrigin.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   describe('with CORS_ORIGINS set', () => {
     let limited: TestApp;
     beforeAll(async () => {
