@@ -8,9 +8,14 @@
  * A lease is what the key may spend in a minute (its per-minute rate), but never more than a
  * hundredth of what is left of its month, nor more than MAX_LEASE; at least one unit, or the
  * number of requests waiting, whichever is more. So a Pro key (60 a minute, 5,000 a month) goes to
- * the database about once a minute per instance, not every few requests; and the units that can
- * sit unspent on an idle instance while another is refused are at most a hundredth of what was
- * left, and go back to the database when it stops.
+ * the database about once a minute per instance, not every few requests.
+ *
+ * The next lease is asked for when a quarter of the last one is left (AHEAD_FRACTION), so that a
+ * request seldom waits for the database: when each ran out first, one request in every lease
+ * waited for the round trip, and under load for the turns of the event loop after it (the slowest
+ * hundredth of keyed answers). The units that can sit unspent on an idle instance while another is
+ * refused are then at most a hundredth of what was left and a quarter of that again, and go back
+ * to the database when it stops.
  *
  * Reserved is not served: the count of a key includes the leases every instance holds. So each
  * instance also writes how many requests it has served, in a row of its own, in the background,
@@ -31,6 +36,8 @@ export const LEASE_FRACTION = 1 / 100;
 // At ten thousand requests a second a lease lasts a second: one locked statement per second per
 // key and instance. A crash loses at most one lease, counted as used.
 export const MAX_LEASE = 10_000;
+/** The next lease leaves when this much of the last one is left unspent. */
+export const AHEAD_FRACTION = 1 / 4;
 /**
  * At most one write of served counts per this many milliseconds per instance. A write per request
  * (one in flight at a time) was one every two or three requests under load: 10–15 µs of the
@@ -52,6 +59,11 @@ interface Account {
   /** Requests of this key waiting to be counted right now. */
   demand: number;
   lease: Promise<number> | null;
+  /**
+   * The next lease leaves in the background once `unspent` is down to this; -1 while one is on
+   * its way ahead, and after one found nothing left or failed: the next then waits until it is needed.
+   */
+  aheadAt: number;
   /** `spent` as last written to this instance's row of served requests. */
   recorded: number;
 }
@@ -132,21 +144,36 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
   const lease = (account: Account, key: ApiKey): Promise<number> =>
     (async () => {
       try {
-        const want = Math.max(leaseSize(key.monthlyQuota, account.reserved, key.ratePerMinute), account.demand);
+        // Enough for the requests waiting that the units in hand will not serve (a lease ahead leaves with some left).
+        const want = Math.max(leaseSize(key.monthlyQuota, account.reserved, key.ratePerMinute), account.demand - account.unspent);
         const granted = await deps.usage.reserve(account.keyId, account.month, key.monthlyQuota, want);
         account.unspent += granted.granted;
         account.reserved = Math.max(account.reserved, granted.count);
+        account.aheadAt = granted.granted > 0 ? Math.floor(granted.granted * AHEAD_FRACTION) : -1;
         return granted.granted;
       } finally {
         account.lease = null;
       }
     })();
 
-  const take = (account: Account, resetsAt: Date): Spend => {
+  /** The next lease, reserved while this one still lasts; a request that needs it first waits for it as for any other. */
+  const leaseAhead = (account: Account, key: ApiKey): void => {
+    // One try ahead per lease: a failure is not retried by every request until the lease runs out.
+    account.aheadAt = -1;
+    const ahead = lease(account, key);
+    account.lease = ahead;
+    ahead.catch((error: unknown) => {
+      // The request that needs units next leases again itself, and is refused if the database is away.
+      deps.logger.warn({ err: error, keyId: account.keyId }, 'quota: could not reserve the next lease ahead; the next request will');
+    });
+  };
+
+  const take = (account: Account, key: ApiKey, resetsAt: Date): Spend => {
     account.unspent--;
     account.spent++;
     unrecorded.add(account);
     recordSoon();
+    if (account.unspent > 0 && account.unspent <= account.aheadAt && !account.lease) leaseAhead(account, key);
     // What the database has counted, less what is reserved here and not spent yet.
     return { ok: true, used: Math.max(account.spent, account.reserved - account.unspent), resetsAt };
   };
@@ -154,8 +181,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
   const spendAfterLease = async (account: Account, key: ApiKey, resetsAt: Date): Promise<Spend> => {
     account.demand++;
     try {
-      for (;;) {
-        if (account.unspent > 0) return take(account, resetsAt);
+      while (account.unspent === 0) {
         account.lease ??= lease(account, key);
         const granted = await account.lease;
         if (granted === 0 && account.unspent === 0) return { ok: false, resetsAt };
@@ -163,6 +189,8 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
     } finally {
       account.demand--;
     }
+    // No longer waiting when it takes its unit: a lease ahead it starts is sized for the others.
+    return take(account, key, resetsAt);
   };
 
   return {
@@ -175,10 +203,10 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
       const id = `${key.id}:${month}`;
       let account = accounts.get(id);
       if (!account) {
-        account = { keyId: key.id, month, unspent: 0, reserved: 0, spent: 0, demand: 0, lease: null, recorded: 0 };
+        account = { keyId: key.id, month, unspent: 0, reserved: 0, spent: 0, demand: 0, lease: null, aheadAt: -1, recorded: 0 };
         accounts.set(id, account);
       }
-      return account.unspent > 0 ? take(account, resetsAt) : spendAfterLease(account, key, resetsAt);
+      return account.unspent > 0 ? take(account, key, resetsAt) : spendAfterLease(account, key, resetsAt);
     },
 
     /**
@@ -211,6 +239,8 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
       if (nextWrite) clearTimeout(nextWrite);
       nextWrite = null;
       await recording;
+      // A lease still on its way would be counted and never spent: wait for it, then give it back.
+      await Promise.allSettled([...accounts.values()].map((account) => account.lease));
       stopped = false;
       unrecorded.clear();
       for (const account of accounts.values()) {

@@ -3,7 +3,7 @@
  * end of a quota, and handed back on release.
  */
 import pino from 'pino';
-import { createQuotaLedger, leaseSize, MAX_LEASE, RECORD_EVERY_MS } from '../../../server/access/quota-ledger';
+import { AHEAD_FRACTION, createQuotaLedger, leaseSize, MAX_LEASE, RECORD_EVERY_MS } from '../../../server/access/quota-ledger';
 import { createApiKeysStore, type ApiKey } from '../../../server/store/api-keys';
 import { createUsageStore } from '../../../server/store/usage';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database';
@@ -44,6 +44,87 @@ describe('quota ledger', () => {
     expect((await ledger.used(key)).used).toBe(2500);
     await ledger.release();
     expect(await count(key)).toBe(2500);
+  });
+
+  /** The usage store, with its reserve statements held back from the `from`th on until `open` is called. */
+  const heldReserves = (from: number) => {
+    const usage = createUsageStore(database.db);
+    const reserve = usage.reserve.bind(usage);
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let calls = 0;
+    const spy = jest.spyOn(usage, 'reserve').mockImplementation(async (...args) => {
+      if (++calls >= from) await gate;
+      return reserve(...args);
+    });
+    return { usage, spy, open: () => open() };
+  };
+  /** Whether `promise` settles before the event loop has turned `turns` times. */
+  const settlesSoon = async (promise: Promise<unknown>, turns = 20) => {
+    let settled = false;
+    void promise.then(() => (settled = true));
+    for (let i = 0; i < turns && !settled; i++) await new Promise((resolve) => setImmediate(resolve));
+    return settled;
+  };
+
+  it('reserves the next lease while a quarter of the last is left, so that no request waits for it', async () => {
+    const key = await newKey(100_000);
+    const { usage, spy, open } = heldReserves(2);
+    const ledger = createQuotaLedger({ usage, clock, logger });
+    const ahead = 1000 * (1 - AHEAD_FRACTION);
+    for (let i = 1; i <= ahead - 1; i++) await ledger.spend(key);
+    expect(spy).toHaveBeenCalledTimes(1);
+    // A quarter of the lease left: the next one leaves, and is held back by the database.
+    expect(await ledger.spend(key)).toMatchObject({ ok: true, used: ahead });
+    expect(spy).toHaveBeenCalledTimes(2);
+    // The rest of the first lease is served meanwhile, each request at once.
+    for (let i = ahead + 1; i <= 1000; i++) expect(await settlesSoon(ledger.spend(key))).toBe(true);
+    expect(spy).toHaveBeenCalledTimes(2);
+    // Past the first lease, a request waits for the one on its way, and is served from it.
+    const waiting = ledger.spend(key);
+    expect(await settlesSoon(waiting)).toBe(false);
+    open();
+    expect(await waiting).toMatchObject({ ok: true, used: 1001 });
+    expect(spy.mock.calls.map((call) => call[3])).toEqual([1000, 990]);
+    expect(await count(key)).toBe(1990);
+    await ledger.release();
+    expect(await count(key)).toBe(1001);
+  });
+
+  it('gives back a lease that was on its way when it stops', async () => {
+    const key = await newKey(100_000);
+    const { usage, open } = heldReserves(2);
+    const ledger = createQuotaLedger({ usage, clock, logger });
+    for (let i = 0; i < 800; i++) await ledger.spend(key);
+    const released = ledger.release();
+    expect(await settlesSoon(released)).toBe(false);
+    open();
+    await released;
+    expect(await count(key)).toBe(800);
+  });
+
+  it('says when a lease ahead fails, and the request that runs out leases again itself', async () => {
+    const key = await newKey(100_000);
+    const usage = createUsageStore(database.db);
+    const reserve = usage.reserve.bind(usage);
+    let calls = 0;
+    const spy = jest.spyOn(usage, 'reserve').mockImplementation(async (...args) => {
+      if (++calls === 2) throw new Error('the database is away');
+      return reserve(...args);
+    });
+    const lines: Array<{ level: number; msg: string }> = [];
+    const warnings = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const ledger = createQuotaLedger({ usage, clock, logger: warnings });
+    for (let i = 1; i <= 1000; i++) expect(await ledger.spend(key)).toMatchObject({ ok: true, used: i });
+    expect(lines.map((line) => line.msg)).toEqual(['quota: could not reserve the next lease ahead; the next request will']);
+    // No second try ahead while the first lease lasts: one failure is not a statement per request.
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect(await ledger.spend(key)).toMatchObject({ ok: true, used: 1001 });
+    expect(spy).toHaveBeenCalledTimes(3);
+    await ledger.release();
+    expect(await count(key)).toBe(1001);
   });
 
   it('writes what it served of many keys together, one statement at a time, and all of it', async () => {
