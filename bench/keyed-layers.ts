@@ -64,8 +64,9 @@ async function main(): Promise<void> {
   const limiter = createRateLimiter({ redis: null, logger, windowSeconds: 60, namespace: 'bench-floor' });
   const edge = edgeMiddlewares({ ...edgeDeps(), corsOrigins: ['*'] });
   const answer: Koa.Middleware = async (ctx) => constant(ctx);
-  const context = new Koa();
-  const layer = (name: string, middlewares: Koa.Middleware[], of: Koa = context): Layer => {
+  // The layers built here run on a plain Koa's contexts; the whole app on its own.
+  const plainKoa = new Koa();
+  const layer = (name: string, middlewares: Koa.Middleware[], of: Koa = plainKoa): Layer => {
     const run = chain(middlewares);
     return [name, (i) => run(requestContext(of, `${API_PREFIX}${PATH}`, keys[i % keys.length] ?? ''))];
   };
