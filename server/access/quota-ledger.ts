@@ -7,7 +7,7 @@
  *
  * A lease is what the key may spend in a minute (its per-minute rate), but never more than a
  * hundredth of what is left of its month, nor more than MAX_LEASE; at least one unit, or the
- * number of requests waiting, whichever is more. So a Pro key (60 a minute, 5,000 a month) goes to
+ * number of requests waiting beyond the units in hand, whichever is more. So a Pro key (60 a minute, 5,000 a month) goes to
  * the database about once a minute per instance, not every few requests.
  *
  * The next lease is asked for when a quarter of the last one is left (AHEAD_FRACTION), so that a
