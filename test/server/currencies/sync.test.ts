@@ -144,11 +144,17 @@ describe('the currencies sync', () => {
     const { source } = fakeCrossSource(fake);
     let inFlight = 0;
     let most = 0;
+    // The first read waits for a second to begin (or two seconds), so that two workers' reads
+    // overlap whatever the time each spends storing between them.
+    let secondBegun: () => void = () => {};
+    const second = new Promise<void>((resolve) => (secondBegun = resolve));
     const counted = {
       ...source,
       async read(code: string, from: string, to: string, signal?: AbortSignal) {
         most = Math.max(most, ++inFlight);
         try {
+          if (inFlight === 1 && most === 1) await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 2000))]);
+          else secondBegun();
           return await source.read(code, from, to, signal);
         } finally {
           inFlight--;
