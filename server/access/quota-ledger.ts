@@ -141,28 +141,32 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
     nextWrite.unref();
   }
 
-  const lease = (account: Account, key: ApiKey): Promise<number> =>
-    (async () => {
-      try {
-        // Enough for the requests waiting that the units in hand will not serve (a lease ahead leaves with some left).
-        const want = Math.max(leaseSize(key.monthlyQuota, account.reserved, key.ratePerMinute), account.demand - account.unspent);
-        const granted = await deps.usage.reserve(account.keyId, account.month, key.monthlyQuota, want);
-        account.unspent += granted.granted;
-        account.reserved = Math.max(account.reserved, granted.count);
-        account.aheadAt = granted.granted > 0 ? Math.floor(granted.granted * AHEAD_FRACTION) : -1;
-        return granted.granted;
-      } finally {
-        account.lease = null;
-      }
-    })();
+  const reserveLease = async (account: Account, key: ApiKey): Promise<number> => {
+    // Enough for the requests waiting that the units in hand will not serve (a lease ahead leaves with some left).
+    const want = Math.max(leaseSize(key.monthlyQuota, account.reserved, key.ratePerMinute), account.demand - account.unspent);
+    const granted = await deps.usage.reserve(account.keyId, account.month, key.monthlyQuota, want);
+    account.unspent += granted.granted;
+    account.reserved = Math.max(account.reserved, granted.count);
+    account.aheadAt = granted.granted > 0 ? Math.floor(granted.granted * AHEAD_FRACTION) : -1;
+    return granted.granted;
+  };
+
+  /** Starts a lease as the account's one in flight, cleared once it settles, even when it failed before its first await. */
+  const lease = (account: Account, key: ApiKey): Promise<number> => {
+    const leasing = reserveLease(account, key);
+    account.lease = leasing;
+    const settled = () => {
+      if (account.lease === leasing) account.lease = null;
+    };
+    leasing.then(settled, settled);
+    return leasing;
+  };
 
   /** The next lease, reserved while this one still lasts; a request that needs it first waits for it as for any other. */
   const leaseAhead = (account: Account, key: ApiKey): void => {
     // One try ahead per lease: a failure is not retried by every request until the lease runs out.
     account.aheadAt = -1;
-    const ahead = lease(account, key);
-    account.lease = ahead;
-    ahead.catch((error: unknown) => {
+    lease(account, key).catch((error: unknown) => {
       // The request that needs units next leases again itself, and is refused if the database is away.
       deps.logger.warn({ err: error, keyId: account.keyId }, 'quota: could not reserve the next lease ahead; the next request will');
     });
@@ -182,8 +186,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
     account.demand++;
     try {
       while (account.unspent === 0) {
-        account.lease ??= lease(account, key);
-        const granted = await account.lease;
+        const granted = await (account.lease ?? lease(account, key));
         if (granted === 0 && account.unspent === 0) return { ok: false, resetsAt };
       }
     } finally {

@@ -127,6 +127,23 @@ describe('quota ledger', () => {
     expect(await count(key)).toBe(1001);
   });
 
+  it('leases again after a store that failed before its first await, rather than keep the failed lease', async () => {
+    const key = await newKey(100_000);
+    const usage = createUsageStore(database.db);
+    const reserve = usage.reserve.bind(usage);
+    let calls = 0;
+    // A store that throws at once, not through a rejected promise.
+    jest.spyOn(usage, 'reserve').mockImplementation((...args) => {
+      if (++calls === 1) throw new Error('no connection');
+      return reserve(...args);
+    });
+    const ledger = createQuotaLedger({ usage, clock, logger });
+    await expect(ledger.spend(key)).rejects.toThrow('no connection');
+    expect(await ledger.spend(key)).toMatchObject({ ok: true, used: 1 });
+    await ledger.release();
+    expect(await count(key)).toBe(1);
+  });
+
   it('writes what it served of many keys together, one statement at a time, and all of it', async () => {
     const keys = await Promise.all(Array.from({ length: 40 }, () => newKey(100_000)));
     const usage = createUsageStore(database.db);
