@@ -32,12 +32,18 @@ function blockFor(ms: number): void {
 }
 
 it('waits for an answer that arrived while the process was too busy to read it', async () => {
-  // Sent and then blocked, as a burst's own callbacks block the loop: Redis answers in
-  // microseconds, but the loop runs its due timers (the deadline's) before it polls the socket.
+  // Issued and then blocked, as a burst's own callbacks block the loop: the command leaves only
+  // after the block (the pipeline writes on the next turn), and its deadline starts then, not at
+  // the call. Then blocked again once it has left and its deadline runs: Redis answers in
+  // microseconds (or some tens of milliseconds on a loaded machine), but the loop runs its due
+  // timers (the deadline's) before it polls the socket. The second block is long enough for a
+  // Redis left without a CPU for a while to answer within it, and overdue by many deadlines.
   const sent = await new Promise<{ answer: Promise<string> }>((resolve) =>
     setImmediate(() => {
       const answer = unlessRedisIsSilent(client, client.ping(), DEADLINE_MS);
       blockFor(8 * DEADLINE_MS);
+      // Queued after the pipeline's write and the deadline's start: runs right after them.
+      setImmediate(() => blockFor(20 * DEADLINE_MS));
       resolve({ answer });
     }),
   );
@@ -51,7 +57,9 @@ it('gives up on a Redis that says nothing, within a few deadlines', async () => 
   } finally {
     redis.thaw();
   }
-  await expect(unlessRedisIsSilent(client, client.ping(), DEADLINE_MS)).resolves.toBe('PONG');
+  // The same client works again once Redis does. (With a deadline a thawed Redis meets even when
+  // the machine leaves it without a CPU for a while: how soon it is scheduled is not the point.)
+  await expect(unlessRedisIsSilent(client, client.ping(), 40 * DEADLINE_MS)).resolves.toBe('PONG');
 });
 
 it("waits, at the limiter's deadline, for a Redis the machine left without a CPU for 40 ms", async () => {
