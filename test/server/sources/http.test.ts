@@ -140,10 +140,22 @@ describe('fetchUpstream', () => {
   it('stops at once when the caller aborts', async () => {
     fake.setFault('hacienda', 'hang');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
     const { policy } = fastPolicy({ retries: 3, timeoutMs: 5000 });
-    const err = await upstreamError(fetchUpstream(url, { ...policy, source: 'hacienda', signal: controller.signal }));
+    const failed = upstreamError(fetchUpstream(url, { ...policy, source: 'hacienda', signal: controller.signal }));
+    // Aborted while the request hangs upstream (however long it took to get there), not before it left.
+    await until(() => fake.requests.length > 0, 'the request reaches the upstream');
+    controller.abort();
+    const err = await failed;
     expect(err).toMatchObject({ kind: 'aborted', retryable: false });
     expect(fake.requests).toHaveLength(1);
   });
 });
+
+/** Polls `check` every 10 ms until it holds, failing with `what` after `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
