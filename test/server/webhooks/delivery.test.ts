@@ -27,7 +27,7 @@ import { createApiKeysStore } from '../../../server/store/api-keys';
 import { createWebhooksStore } from '../../../server/store/webhooks';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { crossRate } from '../../helpers/app';
-import { clearTables, fakeCrossSource, fakeSources, noonInCostaRica, silentLogger, syncDeps } from '../../helpers/sync';
+import { clearTables, fakeCrossSource, fakeSources, noonInCostaRica, silentLogger, syncDeps, waitFor } from '../../helpers/sync';
 import { call, type Receiver, startReceiver } from '../../helpers/webhooks';
 
 const TODAY = '2026-11-20';
@@ -206,11 +206,11 @@ it('the webhook routes count against the per-minute limit, not the quota', async
   // A data route, for contrast, is counted: once its count is written (counts are written after the
   // answer, in order), the webhook calls made before it would show too, had they been counted.
   expect((await call(t.api, t.key, 'GET', '/currencies')).status).toBe(200);
-  let after = await used();
-  for (let i = 0; i < 50 && after === before; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    after = await used();
-  }
+  // Written in the background: waited for (up to 10 s), however long the write takes to land.
+  const after = await waitFor(async () => {
+    const now = await used();
+    return now === before ? undefined : now;
+  }, 'a change in the count after the data route');
   expect(after).toBe(before + 1);
 });
 
