@@ -194,11 +194,17 @@ describe('Redis frozen', () => {
     }
     // The first moment: no request waits for Redis more than about twice the deadline.
     expect(Math.max(...first)).toBeLessThan(2 * REDIS_DEADLINE_MS + 300);
-    // Then none waits for Redis: without the breaker every request would wait out the deadline, so
-    // the p99 stays under it (or, on a machine loaded enough to slow the healthy requests that
-    // much, within 20 ms of theirs). A tighter bound measures the machine: with two test suites
-    // on its two cores it saw a p99 of 58 ms where the healthy one was under 30.
-    expect(percentile(times, 99)).toBeLessThan(Math.max(REDIS_DEADLINE_MS, percentile(healthy, 99) + 20));
+    // Then none waits for Redis: without the breaker every request would wait out the deadline on
+    // top of its own time, so the p99 stays under the deadline (or, on a machine loaded enough to
+    // slow the healthy requests that much, within half a deadline of theirs: less than the wait
+    // each request would add, more than the load drifts in the seconds between the two). A tighter
+    // bound measures the machine: with two test suites on its two cores it saw a p99 of 58 ms where
+    // the healthy one was under 30, a drift that a machine three times slower triples.
+    expect(percentile(times, 99)).toBeLessThan(Math.max(REDIS_DEADLINE_MS, percentile(healthy, 99) + REDIS_DEADLINE_MS / 2));
+    // The healthy p99 is a handful of requests, and a loaded machine's pauses can make it a
+    // deadline long by themselves; the median is not: a request that waited out the deadline is
+    // a deadline slower than the healthy median, whatever the load.
+    expect(percentile(times, 50)).toBeLessThan(percentile(healthy, 50) + REDIS_DEADLINE_MS / 2);
 
     // Shared again: a key of 4 a minute gets 4 answers in all, not 4 per instance.
     await until(
