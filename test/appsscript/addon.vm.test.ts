@@ -165,7 +165,8 @@ test('a self-hosted build: --base-url writes the default address and the whiteli
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-});
+  // Two builds of the whole add-on (about 2 s of CPU each) and three refused at once: a loaded machine needs more than jest's 30 s.
+}, 120_000);
 
 test('addon:push creates your own script project once, then builds with the same options and pushes', async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'crc-addon-push-'));
