@@ -105,15 +105,25 @@ describe('quota ledger', () => {
     expect(await count(key)).toBe(800);
   });
 
-  it('says when a lease ahead fails, and the request that runs out leases again itself', async () => {
-    const key = await newKey(100_000);
+  /**
+   * The usage store, with its `nth` reserve statement failing: through a rejected promise, or
+   * (`atOnce`) thrown before the store returns one.
+   */
+  const failingReserve = (nth: number, message: string, atOnce = false) => {
     const usage = createUsageStore(database.db);
     const reserve = usage.reserve.bind(usage);
     let calls = 0;
-    const spy = jest.spyOn(usage, 'reserve').mockImplementation(async (...args) => {
-      if (++calls === 2) throw new Error('the database is away');
-      return reserve(...args);
+    const spy = jest.spyOn(usage, 'reserve').mockImplementation((...args) => {
+      if (++calls !== nth) return reserve(...args);
+      if (atOnce) throw new Error(message);
+      return Promise.reject(new Error(message));
     });
+    return { usage, spy };
+  };
+
+  it('says when a lease ahead fails, and the request that runs out leases again itself', async () => {
+    const key = await newKey(100_000);
+    const { usage, spy } = failingReserve(2, 'the database is away');
     const lines: Array<{ level: number; msg: string }> = [];
     const warnings = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const ledger = createQuotaLedger({ usage, clock, logger: warnings });
@@ -129,14 +139,7 @@ describe('quota ledger', () => {
 
   it('leases again after a store that failed before its first await, rather than keep the failed lease', async () => {
     const key = await newKey(100_000);
-    const usage = createUsageStore(database.db);
-    const reserve = usage.reserve.bind(usage);
-    let calls = 0;
-    // A store that throws at once, not through a rejected promise.
-    jest.spyOn(usage, 'reserve').mockImplementation((...args) => {
-      if (++calls === 1) throw new Error('no connection');
-      return reserve(...args);
-    });
+    const { usage } = failingReserve(1, 'no connection', true);
     const ledger = createQuotaLedger({ usage, clock, logger });
     await expect(ledger.spend(key)).rejects.toThrow('no connection');
     expect(await ledger.spend(key)).toMatchObject({ ok: true, used: 1 });
