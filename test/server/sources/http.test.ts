@@ -1,6 +1,7 @@
 import { backoffDelayMs, fetchUpstream, parseRetryAfter } from '../../../server/sources/http';
 import { UpstreamError } from '../../../server/sources/types';
 import { startFakeUpstream, type FakeUpstream } from '../../../server/demo/bccr-upstream';
+import { waitFor } from '../../helpers/sync';
 import { fastPolicy, upstreamError } from './helpers';
 
 describe('parseRetryAfter', () => {
@@ -143,19 +144,10 @@ describe('fetchUpstream', () => {
     const { policy } = fastPolicy({ retries: 3, timeoutMs: 5000 });
     const failed = upstreamError(fetchUpstream(url, { ...policy, source: 'hacienda', signal: controller.signal }));
     // Aborted while the request hangs upstream (however long it took to get there), not before it left.
-    await until(() => fake.requests.length > 0, 'the request reaches the upstream');
+    await waitFor(async () => (fake.requests.length > 0 ? true : undefined), 'the request to reach the upstream');
     controller.abort();
     const err = await failed;
     expect(err).toMatchObject({ kind: 'aborted', retryable: false });
     expect(fake.requests).toHaveLength(1);
   });
 });
-
-/** Polls `check` every 10 ms until it holds, failing with `what` after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
