@@ -19,7 +19,6 @@
  * the instance holds for one key stay within a few MB.
  */
 import type Router from '@koa/router';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'koa';
 import type { AccessControl } from '../access/access';
 import { guard } from '../access/guard';
@@ -31,7 +30,6 @@ import { describeTools } from './definitions';
 import { createInFlightLimit } from './in-flight';
 import { inProcess } from './in-process';
 import { metered } from './metered';
-import { createToolServer } from './server';
 
 export const MCP_PATH = '/mcp';
 
@@ -44,6 +42,17 @@ export interface McpDeps {
   /** The instance serves simulated data: each summary says so. */
   demo?: boolean;
 }
+
+/**
+ * The MCP SDK (its server, transport and schemas, about 0.2 s of CPU to load) comes with the first
+ * POST rather than with the app: most processes that build the app never take one (an instance
+ * nobody asks over MCP, each command, each test file).
+ */
+let sdk: Promise<typeof import('./exchange')> | undefined;
+const loadSdk = () => {
+  sdk ??= import('./exchange');
+  return sdk;
+};
 
 /** The headers the transport reads; the rest (the key above all) stay out of the MCP handlers' reach. */
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
@@ -93,21 +102,15 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     // A POST without a tool call is one request; with some, each call is (metered.ts).
     if (toolCalls === 0) await access.check(ctx);
     const run = inProcess(() => ({ today: deps.today(), apiKey: key }), logger);
-    const server = createToolServer(tools, toolCalls === 0 ? run : metered(run, { access, ctx, key, logger }), { demo: deps.demo });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      const response = await transport.handleRequest(webRequest(ctx), { parsedBody: (ctx.request as { body?: unknown }).body });
-      ctx.status = response.status;
-      response.headers.forEach((value, name) => {
-        ctx.set(name, value);
-      });
-      ctx.set('Cache-Control', 'no-store');
-      // Empty for a notification's 202.
-      ctx.body = await response.text();
-    } finally {
-      await server.close();
-    }
+    const execute = toolCalls === 0 ? run : metered(run, { access, ctx, key, logger });
+    const { exchange } = await loadSdk();
+    const answer = await exchange(tools, execute, { demo: deps.demo }, webRequest(ctx), (ctx.request as { body?: unknown }).body);
+    ctx.status = answer.status;
+    answer.headers.forEach((value, name) => {
+      ctx.set(name, value);
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = answer.body;
     if (toolCalls === 0 && ctx.status === 200) await access.consume(ctx, key);
     // The calls of a batch set the headers as each was counted, in whatever order they finished.
     else if (toolCalls > 0) await access.check(ctx, false);

@@ -5,7 +5,7 @@
 import { asHttpError } from '../http/middleware/error-envelope';
 import type { RequestScope } from '../http/route';
 import type { Logger } from '../logger';
-import { errorText, type Execute, type Outcome } from './server';
+import { errorText, type Execute, type Outcome } from './outcome';
 
 /**
  * An error as the error envelope renders it: a client error keeps its code and message, anything

@@ -13,7 +13,7 @@ import type { AccessControl } from '../access/access';
 import type { ApiKey } from '../store/api-keys';
 import type { Logger } from '../logger';
 import { failure } from './in-process';
-import type { Execute, Outcome } from './server';
+import type { Execute, Outcome } from './outcome';
 
 export function metered(execute: Execute, { access, ctx, key, logger }: { access: AccessControl; ctx: Context; key: ApiKey; logger: Logger }): Execute {
   /** Null when `count` passed; the refusal as a tool error otherwise. */

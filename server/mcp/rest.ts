@@ -5,7 +5,7 @@
 import { readEnvelope } from '../../shared/envelope';
 import { API_PREFIX } from '../http/urls';
 import { toSearchParams } from './arguments';
-import { errorText, type Execute } from './server';
+import { errorText, type Execute } from './outcome';
 
 export const KEY_VARIABLE = 'CRC_RATES_API_KEY';
 export const BASE_URL_VARIABLE = 'CRC_RATES_BASE_URL';

@@ -14,25 +14,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { RawQuery, Route } from '../http/route';
 import { version } from '../version';
 import { toRawQuery } from './arguments';
 import type { ToolDefinition } from './definitions';
+import type { Execute, Outcome } from './outcome';
 import { plainText } from '../domain/plain-text';
 import { ToolCallRequestSchema } from './tool-call';
 
-/** What running a tool's route came to. */
-export type Outcome = { ok: true; data: unknown } | { ok: false; error: string };
-
-/** Runs a route with a raw query; never throws for the route's own refusals (they are outcomes). */
-export type Execute = (route: Route, raw: RawQuery) => Promise<Outcome>;
-
 const INSTRUCTIONS =
   'The official USD/CRC exchange rate of the Banco Central de Costa Rica (colones per US dollar, buy and sell), every calendar day since 1983, with conversions, statistics, month closes, window rates of banks and a market summary. Dates are YYYY-MM-DD, in Costa Rica time.';
-
-export function errorText(code: string, message: string): string {
-  return `${code}: ${message}`;
-}
 
 export interface ToolServerOptions {
   /** The instance serves simulated data (`npm run demo`). */

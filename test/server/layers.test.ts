@@ -90,3 +90,44 @@ it('every read of ctx.state goes through the AppState type', () => {
   );
   expect(untyped).toEqual([]);
 });
+
+/**
+ * The modules a file loads when it is loaded: static imports that bring a value (not `import
+ * type`, nor braces of types only), relative ones resolved to their file, packages by name.
+ */
+const typesOnly = (clause: string) =>
+  /^\{[^}]*\}$/.test(clause) &&
+  clause
+    .slice(1, -1)
+    .split(',')
+    .every((name) => name.trim() === '' || name.trim().startsWith('type '));
+
+function loadedBy(file: string, text: string): string[] {
+  const statements = withoutComments(text).matchAll(/^import\s+(?!type\b)([^;]*?)\s*from\s*'([^']+)'/gm);
+  return [...statements]
+    .filter(([, clause]) => !typesOnly(clause as string))
+    .map(([, , specifier]) => {
+      if (!(specifier as string).startsWith('.')) return specifier as string;
+      const base = path.resolve(path.dirname(file), specifier as string);
+      return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => fs.existsSync(candidate)) ?? base;
+    });
+}
+
+it('the app loads the MCP SDK when the first MCP POST comes, not with itself', () => {
+  const texts = new Map(files.map(({ file, text }) => [file, text]));
+  const seen = new Set<string>();
+  const chains: string[] = [];
+  const visit = (file: string, trail: string[]): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = texts.get(file) ?? (file.endsWith('.ts') && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
+    if (text === undefined) return;
+    for (const target of loadedBy(file, text)) {
+      if (target.startsWith('@modelcontextprotocol/')) chains.push([...trail, path.relative(SERVER, file), target].join(' → '));
+      else if (target.startsWith('/')) visit(target, [...trail, path.relative(SERVER, file)]);
+    }
+  };
+  visit(path.join(SERVER, 'app.ts'), []);
+  expect(seen.size).toBeGreaterThan(50);
+  expect(chains).toEqual([]);
+});
