@@ -37,7 +37,7 @@ import { createInsightsService } from './insights/service';
 import { withDocuments } from './http/routes/documents';
 import { mountSite } from './site';
 import { provenanceHtmlPage } from './site/provenance';
-import { mountMcp } from './mcp/http';
+import { loadMcpSdk, mountMcp } from './mcp/http';
 import { API_PREFIX, DEFAULT_PUBLIC_URL } from './http/urls';
 import { mountLlmsTxt } from './site/llms-txt';
 import { createMetrics } from './http/metrics';
@@ -103,7 +103,7 @@ export interface App extends Koa<AppState> {
   /** Hands back what the instance holds for others (unspent quota); call it before exiting. */
   release(): Promise<void>;
   /**
-   * Loads what the first requests would otherwise wait for (the official series); call it before
+   * Loads what the first requests would otherwise wait for (the official series, the MCP SDK); call it before
    * listening, so the first answer after a restart is as fast as the others (http/rehearsal.ts).
    */
   warmUp(): Promise<void>;
@@ -214,6 +214,7 @@ export function createApp(deps: AppDeps): App {
   const warmUp = async () => {
     await series.latest(calendarDay(clock()));
     await rehearse(koa.callback(), ['/livez', `${API_PREFIX}/exchange-rate/latest`], deps.logger);
+    await loadMcpSdk();
   };
   return Object.assign(koa, { routes, responseCache: cache, release: () => access.release(), warmUp });
 }

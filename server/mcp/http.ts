@@ -44,12 +44,12 @@ export interface McpDeps {
 }
 
 /**
- * The MCP SDK (its server, transport and schemas, about 0.2 s of CPU to load) comes with the first
- * POST rather than with the app: most processes that build the app never take one (an instance
- * nobody asks over MCP, each command, each test file).
+ * The MCP SDK (its server, transport and schemas, about 0.2 s of CPU to load) is not loaded with
+ * the app: most processes that build one never take a POST (each command, each test file). A
+ * server loads it while warming up (app.ts), so that the first POST does not wait for it.
  */
 let sdk: Promise<typeof import('./exchange')> | undefined;
-const loadSdk = () => {
+export const loadMcpSdk = () => {
   sdk ??= import('./exchange');
   return sdk;
 };
@@ -103,7 +103,7 @@ export function mountMcp(router: Router, deps: McpDeps): void {
     if (toolCalls === 0) await access.check(ctx);
     const run = inProcess(() => ({ today: deps.today(), apiKey: key }), logger);
     const execute = toolCalls === 0 ? run : metered(run, { access, ctx, key, logger });
-    const { exchange } = await loadSdk();
+    const { exchange } = await loadMcpSdk();
     const answer = await exchange(tools, execute, { demo: deps.demo }, webRequest(ctx), (ctx.request as { body?: unknown }).body);
     ctx.status = answer.status;
     answer.headers.forEach((value, name) => {
