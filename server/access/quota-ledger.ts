@@ -10,12 +10,18 @@
  * number of requests waiting beyond the units in hand, whichever is more. So a Pro key (60 a minute, 5,000 a month) goes to
  * the database about once a minute per instance, not every few requests.
  *
- * The next lease is asked for when a quarter of the last one is left (AHEAD_FRACTION), so that a
- * request seldom waits for the database: when each ran out first, one request in every lease
- * waited for the round trip, and under load for the turns of the event loop after it (the slowest
- * hundredth of keyed answers). The units that can sit unspent on an idle instance while another is
- * refused are then at most a hundredth of what was left and a quarter of that again, and go back
- * to the database when it stops.
+ * The next lease is asked for when at most a quarter of the last one is left (AHEAD_FRACTION), so
+ * that a request seldom waits for the database: when each ran out first, one request in every
+ * lease waited for the round trip, and under load for the turns of the event loop after it (the
+ * slowest hundredth of keyed answers). The units that can sit unspent on an idle instance while
+ * another is refused are then at most a hundredth of what was left and a quarter of that again,
+ * and go back to the database when it stops.
+ *
+ * How much is left when the next lease leaves is drawn for each lease, between a quarter and an
+ * eighth: keys spent in step (clients polling on one schedule, every key after a restart) would
+ * otherwise all ask for their next lease within the same few requests, a burst of locked
+ * statements that the requests of every key wait behind (the embedded database runs them one at a
+ * time). With the point drawn, they fall out of step after a lease or two.
  *
  * Reserved is not served: the count of a key includes the leases every instance holds. So each
  * instance also writes how many requests it has served, in a row of its own, in the background,
@@ -74,7 +80,16 @@ export function leaseSize(quota: number, reserved: number, ratePerMinute: number
   return Math.max(1, Math.min(MAX_LEASE, ratePerMinute, Math.floor((quota - reserved) * LEASE_FRACTION)));
 }
 
-export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; logger: Logger }) {
+export interface QuotaLedgerDeps {
+  usage: UsageStore;
+  clock: () => Date;
+  logger: Logger;
+  /** Draws where each next lease leaves (in [0, 1), as Math.random, the default). */
+  random?: () => number;
+}
+
+export function createQuotaLedger(deps: QuotaLedgerDeps) {
+  const random = deps.random ?? Math.random;
   const accounts = new Map<string, Account>();
   const currentMonth = perSecond(deps.clock, quotaMonth);
 
@@ -147,7 +162,7 @@ export function createQuotaLedger(deps: { usage: UsageStore; clock: () => Date; 
     const granted = await deps.usage.reserve(account.keyId, account.month, key.monthlyQuota, want);
     account.unspent += granted.granted;
     account.reserved = Math.max(account.reserved, granted.count);
-    account.aheadAt = granted.granted > 0 ? Math.floor(granted.granted * AHEAD_FRACTION) : -1;
+    account.aheadAt = granted.granted > 0 ? Math.floor(granted.granted * AHEAD_FRACTION * (1 - random() / 2)) : -1;
     return granted.granted;
   };
 

@@ -69,10 +69,11 @@ describe('quota ledger', () => {
     return settled;
   };
 
-  it('reserves the next lease while a quarter of the last is left, so that no request waits for it', async () => {
+  it('reserves the next lease while a quarter of the last is left (at the latest), so that no request waits for it', async () => {
     const key = await newKey(100_000);
     const { usage, spy, open } = heldReserves(2);
-    const ledger = createQuotaLedger({ usage, clock, logger });
+    // The latest point the draw can give: a quarter of the lease left.
+    const ledger = createQuotaLedger({ usage, clock, logger, random: () => 0 });
     const ahead = 1000 * (1 - AHEAD_FRACTION);
     for (let i = 1; i <= ahead - 1; i++) await ledger.spend(key);
     expect(spy).toHaveBeenCalledTimes(1);
@@ -93,16 +94,57 @@ describe('quota ledger', () => {
     expect(await count(key)).toBe(1001);
   });
 
+  /**
+   * Keys spent in step, a request of each in turn (as clients polling on one schedule): the
+   * rotation in which each of them reserved its next lease ahead.
+   */
+  const leasesAheadInStep = async (random: () => number) => {
+    // 100 units a lease (a hundredth of 10,000), so the next leaves with 12–25 left.
+    const keys = await Promise.all(Array.from({ length: 20 }, () => newKey(10_000)));
+    const usage = createUsageStore(database.db);
+    let rotation = 0;
+    const rotations: number[] = [];
+    const reserve = usage.reserve.bind(usage);
+    jest.spyOn(usage, 'reserve').mockImplementation((...args) => {
+      rotations.push(rotation);
+      return reserve(...args);
+    });
+    const ledger = createQuotaLedger({ usage, clock, logger, random });
+    for (; rotation < 95; rotation++) for (const key of keys) await ledger.spend(key);
+    await ledger.release();
+    // The first leases, all in the first rotation, are not ahead.
+    const ahead = rotations.filter((r) => r > 0);
+    expect(ahead).toHaveLength(keys.length);
+    return ahead;
+  };
+  /** The most leases ahead reserved in one rotation. */
+  const mostInOne = (rotations: number[]) => Math.max(...rotations.map((r) => rotations.filter((other) => other === r).length));
+
+  it('draws how much is left when each next lease leaves, so that keys spent in step do not all ask in one rotation', async () => {
+    // Without the draw (always a quarter left): all twenty in the same rotation, the one of their 75th requests.
+    expect(new Set(await leasesAheadInStep(() => 0))).toEqual(new Set([74]));
+    // Drawn (a small fixed generator, so the test is the same every run): spread over the band.
+    let seed = 7;
+    const drawn = await leasesAheadInStep(() => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    });
+    expect(Math.min(...drawn)).toBeGreaterThanOrEqual(74);
+    expect(Math.max(...drawn)).toBeLessThanOrEqual(87);
+    expect(mostInOne(drawn)).toBeLessThanOrEqual(5);
+  });
+
   it('gives back a lease that was on its way when it stops', async () => {
     const key = await newKey(100_000);
     const { usage, open } = heldReserves(2);
     const ledger = createQuotaLedger({ usage, clock, logger });
-    for (let i = 0; i < 800; i++) await ledger.spend(key);
+    // Past the earliest point the draw can give (an eighth of the lease of 1,000 left): the next lease has left.
+    for (let i = 0; i < 900; i++) await ledger.spend(key);
     const released = ledger.release();
     expect(await settlesSoon(released)).toBe(false);
     open();
     await released;
-    expect(await count(key)).toBe(800);
+    expect(await count(key)).toBe(900);
   });
 
   /**
