@@ -6,7 +6,6 @@
  * and a lost connection only delays remote notices (the response cache's and key cache's time
  * limits bound the staleness meanwhile).
  */
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { CHANGE_TOPICS, createTopics, feedOf, type ChangeFeed, type ChangeTopic } from './changes';
 import type { Logger } from './logger';
@@ -44,6 +43,8 @@ export function messageHandler(topics: ReturnType<typeof createTopics>, instance
 const newInstanceId = () => `${process.pid}-${Math.random().toString(36).slice(2)}`;
 
 async function redisRelay(url: string, logger: Logger, deliver: (payload: string) => void): Promise<Relay> {
+  // Loaded with REDIS_URL only: the commands and servers without it do not pay for it (about 55 ms).
+  const { default: Redis } = await import('ioredis');
   const options = { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 };
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);

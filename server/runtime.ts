@@ -3,7 +3,6 @@
  * database, the change feed and the upstream sources. One place, so they all agree.
  */
 import type Redis from 'ioredis';
-import { createLimiterRedis } from './access/redis-client';
 import type { ChangeFeed } from './changes';
 import { createLocalChangeFeed } from './changes';
 import { createEmbeddedClientFeed, createEmbeddedServerFeed } from './changes-embedded';
@@ -87,7 +86,8 @@ export async function openRuntime(config: Config, logger: Logger = createLogger(
   });
   const crossSource = createCrossSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl });
   const monexSource = createMonexSourceFrom({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl });
-  const redis = config.redisUrl ? createLimiterRedis(config.redisUrl, logger) : null;
+  // ioredis is loaded with REDIS_URL only: the commands and servers without it do not pay for it (about 55 ms).
+  const redis = config.redisUrl ? (await import('./access/redis-client')).createLimiterRedis(config.redisUrl, logger) : null;
   const ventanilla = createVentanillaSource({ bccrToken: config.bccrToken ?? undefined, bccrApiUrl: config.bccrApiUrl, bccrSiteApiUrl: config.bccrSiteApiUrl });
   const haciendaEuro = createHaciendaEuroSource({ baseUrl: config.haciendaUrl });
   const feed = changes;

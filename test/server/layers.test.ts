@@ -113,7 +113,8 @@ function loadedBy(file: string, text: string): string[] {
     });
 }
 
-it('the app loads the MCP SDK when the first MCP POST comes, not with itself', () => {
+/** The chains of value imports from `entry` that reach a package whose name starts with `prefix`. */
+function chainsTo(entry: string, prefix: string): { chains: string[]; seen: number } {
   const texts = new Map(files.map(({ file, text }) => [file, text]));
   const seen = new Set<string>();
   const chains: string[] = [];
@@ -123,11 +124,24 @@ it('the app loads the MCP SDK when the first MCP POST comes, not with itself', (
     const text = texts.get(file) ?? (file.endsWith('.ts') && fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined);
     if (text === undefined) return;
     for (const target of loadedBy(file, text)) {
-      if (target.startsWith('@modelcontextprotocol/')) chains.push([...trail, path.relative(SERVER, file), target].join(' → '));
+      if (target.startsWith(prefix)) chains.push([...trail, path.relative(SERVER, file), target].join(' → '));
       else if (target.startsWith('/')) visit(target, [...trail, path.relative(SERVER, file)]);
     }
   };
-  visit(path.join(SERVER, 'app.ts'), []);
-  expect(seen.size).toBeGreaterThan(50);
+  visit(path.join(SERVER, entry), []);
+  return { chains, seen: seen.size };
+}
+
+it('the app loads the MCP SDK when the first MCP POST comes, not with itself', () => {
+  const { chains, seen } = chainsTo('app.ts', '@modelcontextprotocol/');
+  expect(seen).toBeGreaterThan(50);
   expect(chains).toEqual([]);
+});
+
+it('the server and the commands load ioredis only when REDIS_URL is set, not with themselves', () => {
+  for (const entry of ['main.ts', 'demo/main.ts', 'cli/keys.ts', 'cli/sync.ts', 'cli/webhooks.ts']) {
+    const { chains, seen } = chainsTo(entry, 'ioredis');
+    expect({ entry, chains }).toEqual({ entry, chains: [] });
+    expect(seen).toBeGreaterThan(20);
+  }
 });
