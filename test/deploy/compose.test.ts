@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config';
 import { readKeysRequest } from '../../server/cli/keys-arguments';
+import { buildEntries } from '../helpers/build-entries';
 import { composeCommand, interpolate, portOf, shellWords } from '../helpers/compose';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -158,7 +159,7 @@ describe('the README’s "With containers" section', () => {
     expect(compose.length + curls.length).toBe(codeLines.length);
     expect(compose.map((l) => composeCommand(shellWords(l).slice(2)).subcommand)).toEqual(['up', 'exec', 'logs']);
 
-    const entries = [...(/export const ENTRIES = \{([^}]*)\}/.exec(read('scripts/build.mjs'))?.[1]?.matchAll(/(\w+):/g) ?? [])].map((m) => m[1]);
+    const entries = Object.keys(buildEntries());
     for (const line of compose) {
       const { services: named, command } = composeCommand(shellWords(line).slice(2));
       for (const name of named) expect({ line, name, exists: serviceNames.includes(name) }).toEqual({ line, name, exists: true });
