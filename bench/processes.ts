@@ -49,13 +49,24 @@ export interface Child {
 }
 
 /**
+ * glibc's arenas as the Dockerfile and `npm start` set them (scripts/run.mjs), for every process
+ * the bench measures, the baselines and the PGlite floor as well as the servers, unless the
+ * runner's own environment sets another number.
+ */
+export const MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? '2';
+
+/**
  * Starts `node script`. Its stderr goes to `stderrFile` when given (a server prints there what its
  * logger does not carry, a stack trace per broken response), else to ours.
  */
 export function startChild(script: string, env: NodeJS.ProcessEnv, stderrFile?: string): Child {
   const stderr = stderrFile ? fs.openSync(stderrFile, 'w') : 'inherit';
   // As the Dockerfile starts the server; --expose-gc only lets bench/server.ts collect its seeding's garbage.
-  const child = spawn(process.execPath, ['--enable-source-maps', '--expose-gc', script], { cwd: ROOT, env, stdio: ['pipe', 'pipe', stderr] });
+  const child = spawn(process.execPath, ['--enable-source-maps', '--expose-gc', script], {
+    cwd: ROOT,
+    env: { ...env, MALLOC_ARENA_MAX },
+    stdio: ['pipe', 'pipe', stderr],
+  });
   if (typeof stderr === 'number') fs.closeSync(stderr);
   const waiting = new Map<string, Array<(value: unknown) => void>>();
   const early = new Map<string, unknown[]>();

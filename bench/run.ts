@@ -12,7 +12,7 @@ import { BACKFILL_PAIRS, type Backfill, benchBackfill, type Timing } from './bac
 import { type LogSummary, summariseLog } from './logs';
 import { fakeKeys, KEY_BUDGET, KEY_QUOTA, KeyRing } from './keys';
 import { measure, type Sample, type Target } from './measure';
-import { bundle, type Child, memoryMb, startChild } from './processes';
+import { bundle, type Child, MALLOC_ARENA_MAX, memoryMb, startChild } from './processes';
 import { type Tables, verdictLines, verdicts } from './verdicts';
 import { COLUMNS, type Column, extraColumn, markdownTable, type Summary, summarise, median } from './report';
 import {
@@ -390,7 +390,7 @@ async function main(): Promise<void> {
   const today = calendarDay(new Date());
   const loadAtStart = os.loadavg();
   log(`# crc-rates bench · ${new Date().toISOString()}`);
-  const heading = `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${os.cpus().length} CPUs · Node ${process.version} · ${DURATION_S} s × ${REPEATS} repeats per measurement · Accept-Encoding: ${ACCEPT_ENCODING} · load average ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at the start`;
+  const heading = `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC: ${os.cpus().length} CPUs · Node ${process.version} · ${DURATION_S} s × ${REPEATS} repeats per measurement · Accept-Encoding: ${ACCEPT_ENCODING} · MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX} · load average ${loadAtStart.map((l) => l.toFixed(1)).join(' ')} at the start`;
   log(heading);
   printed.length = 0;
 

@@ -122,6 +122,13 @@ describe('compose.yaml', () => {
     });
   });
 
+  it('runs the server with the allocator arenas `npm start` gives it', () => {
+    const { scripts } = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    const npmStart = /^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-(\d+)\} /.exec(scripts.start ?? '')?.[1];
+    expect(npmStart).toBeDefined();
+    expect(imageEnvironment().MALLOC_ARENA_MAX).toBe(npmStart);
+  });
+
   it('sets only variables the server reads', () => {
     const source = read('server/config.ts');
     for (const name of Object.keys(environmentOf('api'))) expect({ name, read: source.includes(`'${name}'`) }).toEqual({ name, read: true });

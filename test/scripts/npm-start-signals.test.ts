@@ -36,6 +36,13 @@ async function stoppedWithin(port: number, lockFile: string, boundMs: number): P
   }
 }
 
+/** MALLOC_ARENA_MAX as glibc read it when the process started (Linux's record of its environment). */
+function arenasOf(pid: number | undefined): string | null {
+  if (pid === undefined) return null;
+  const environment = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  return environment.find((entry) => entry.startsWith('MALLOC_ARENA_MAX='))?.slice('MALLOC_ARENA_MAX='.length) ?? null;
+}
+
 describe('npm start, signalled through npm', () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
@@ -44,7 +51,7 @@ describe('npm start, signalled through npm', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crc-npm-start-'));
     // Nothing listens there: the background catch-up fails at once, and nothing leaves the machine.
     const nowhere = `http://127.0.0.1:${await freePort()}`;
-    const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, ...inherited } = process.env;
+    const { DATABASE_URL: _db, REDIS_URL: _redis, BCCR_TOKEN: _token, MALLOC_ARENA_MAX: _arenas, ...inherited } = process.env;
     env = {
       ...inherited,
       DATA_DIR: dataDir,
@@ -68,6 +75,7 @@ describe('npm start, signalled through npm', () => {
         await waitForLine(npm, /"msg":"listening"/, SERVER_START_MS);
         expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
         expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(true);
+        expect(arenasOf(readHolder(dataDir)?.pid)).toBe('2');
 
         npm.kill(signal);
         expect(await stoppedWithin(port, path.join(dataDir, LOCK_FILE), STOP_BOUND_MS)).toBe(true);
@@ -82,11 +90,33 @@ describe('npm start, signalled through npm', () => {
     },
     SERVER_START_MS + 30_000,
   );
+
+  it(
+    "keeps the operator's own number of allocator arenas",
+    async () => {
+      const port = await freePort();
+      const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port), MALLOC_ARENA_MAX: '4' } });
+      npm.stderr.resume();
+      try {
+        await waitForLine(npm, /"msg":"listening"/, SERVER_START_MS);
+        expect(arenasOf(readHolder(dataDir)?.pid)).toBe('4');
+      } finally {
+        npm.kill('SIGTERM');
+        expect(await stoppedWithin(port, path.join(dataDir, LOCK_FILE), STOP_BOUND_MS)).toBe(true);
+      }
+    },
+    SERVER_START_MS + 30_000,
+  );
 });
 
 it('runs every operator command the same way: npm starts node itself, with no shell between to swallow a signal', () => {
   const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const operatorCommands = Object.entries(scripts).filter(([, line]) => line.includes('scripts/run.mjs'));
   expect(operatorCommands.map(([name]) => name).sort()).toEqual(['demo', 'keys', 'mcp', 'start', 'sync', 'webhooks']);
-  for (const [, line] of operatorCommands) expect(line).toMatch(/^exec node scripts\/run\.mjs \w+$/);
+  for (const [name, line] of operatorCommands) {
+    // The servers with glibc's arenas as the Dockerfile sets them (scripts/run.mjs says why).
+    const arenas = /^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\} /.exec(line)?.[0] ?? '';
+    expect({ name, arenas: arenas !== '' }).toEqual({ name, arenas: name === 'start' || name === 'demo' });
+    expect(line.slice(arenas.length)).toBe(`exec node scripts/run.mjs ${name === 'start' ? 'main' : name}`);
+  }
 });
