@@ -16,6 +16,7 @@ import { createApiKeysStore } from '../server/store/api-keys';
 import type { Database } from '../server/store/database';
 import { createRatesStore } from '../server/store/rates';
 import { enqueueRateEvents, lastRevisionId } from '../server/store/webhook-events';
+import { median } from './report';
 import { createPrivateDatabase } from './setups';
 
 const SUBSCRIPTIONS = 1000;
@@ -32,8 +33,6 @@ async function writeDay(db: Database, day: string): Promise<{ ms: number; events
   });
   return { ms: performance.now() - started, events };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<void> {
   const database = await createPrivateDatabase(process.env.DATABASE_URL ?? undefined);
