@@ -25,7 +25,7 @@ import readline from 'node:readline';
 import v8 from 'node:v8';
 import { createApp } from '../server/app';
 import { createLocalChangeFeed } from '../server/changes';
-import { boundHeapGrowth } from '../server/heap';
+import { boundHeapGrowth, collectStartGarbage } from '../server/heap';
 import type { LogLevel } from '../server/config';
 import { createLogger, logDestination } from '../server/logger';
 import { createDatabase, type Database, DEADLINES } from '../server/store/database';
@@ -127,6 +127,8 @@ async function main(): Promise<void> {
   const warmUpStarted = performance.now();
   await app.warmUp();
   const warmUpMs = Math.round(performance.now() - warmUpStarted);
+  // As the server does before it listens.
+  await collectStartGarbage();
   const port = await listen(app.callback());
   // The edge and Redis floor again, in this process beside the API: what the floor costs in a
   // process that holds what this server holds (bench/README.md, the keyed answers).

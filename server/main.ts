@@ -12,7 +12,7 @@ import { syncBanking } from './jobs/sync-banking';
 import { scheduledCurrencies } from './jobs/sync-currencies';
 import { scheduledProvisionalEuro } from './jobs/sync-provisional';
 import { scheduledMonex } from './jobs/sync-monex';
-import { boundHeapGrowth } from './heap';
+import { boundHeapGrowth, collectStartGarbage } from './heap';
 import { openRuntime, servingDeps } from './runtime';
 import { createWebhookWorker } from './jobs/webhook-worker';
 import { resolveSealKey } from './store/webhook-key';
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   });
   // The series first, so the first request after a restart does not wait for it.
   await app.warmUp();
+  await collectStartGarbage();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, resolve));

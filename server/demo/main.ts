@@ -19,7 +19,7 @@ import { syncBanking } from '../jobs/sync-banking';
 import { CURRENCIES_CONCURRENCY, catchUpCurrencies } from '../jobs/sync-currencies';
 import { DERIVED_CURRENCIES } from '../../shared/currency-catalog';
 import { addDays } from '../../shared/dates';
-import { boundHeapGrowth } from '../heap';
+import { boundHeapGrowth, collectStartGarbage } from '../heap';
 import { openRuntime, servingDeps } from '../runtime';
 import { createApiKeysStore } from '../store/api-keys';
 import { demoBanner } from './banner';
@@ -80,6 +80,7 @@ async function start(signal: AbortSignal, closers: Closer[]): Promise<void> {
 
   const app = createApp({ ...servingDeps(config, runtime), demo: true });
   await app.warmUp();
+  await collectStartGarbage();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
