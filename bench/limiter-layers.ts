@@ -8,7 +8,7 @@
  *   npm run bench:limiter        (BENCH_REDIS_URL names the Redis, default 127.0.0.1:6379)
  *
  * Each round runs every layer in turn, 1,000 batches of 50 concurrent calls each (the limiter's
- * client auto-pipelines them, as under 50 connections); CPU time is process.cpuUsage's, user and
+ * client writes them together, as under 50 connections); CPU time is process.cpuUsage's, user and
  * system. Medians over the rounds, so a disturbed round does not decide the figure.
  */
 import CircuitBreaker from 'opossum';

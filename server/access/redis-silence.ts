@@ -9,10 +9,10 @@
  * received nothing at all since it was sent (or since the last look). Redis answers in order, so
  * bytes arriving mean it is alive and working through the queue: wait one more deadline.
  *
- * The deadline starts once the command has left: an auto-pipelining client writes the commands of a
- * turn of the loop together, from a setImmediate queued when the first of them was issued. Started
- * any earlier, a burst that kept the loop busy past the deadline would have its look run right
- * after that write, before any poll phase could read Redis's answer.
+ * The deadline starts once the command has left: the limiter's client writes the commands of a
+ * turn of the loop together, from a setImmediate queued when the first of them was issued
+ * (redis-client.ts). Started any earlier, a burst that kept the loop busy past the deadline would
+ * have its look run right after that write, before any poll phase could read Redis's answer.
  */
 import type { Socket } from 'node:net';
 import type Redis from 'ioredis';
@@ -48,7 +48,7 @@ export function unlessRedisIsSilent<T>(redis: Redis, call: Promise<T>, silenceMs
         heard = now;
         timer = setTimeout(look, silenceMs);
       });
-    // Queued after the pipeline's own setImmediate, so it runs once the command is written.
+    // Queued after the client's own setImmediate, so it runs once the command is written.
     setImmediate(() => {
       if (settled) return;
       heard = bytesReceived(redis);

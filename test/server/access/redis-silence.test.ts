@@ -33,7 +33,7 @@ function blockFor(ms: number): void {
 
 it('waits for an answer that arrived while the process was too busy to read it', async () => {
   // Issued and then blocked, as a burst's own callbacks block the loop: the command leaves only
-  // after the block (the pipeline writes on the next turn), and its deadline starts then, not at
+  // after the block (the client writes on the next turn), and its deadline starts then, not at
   // the call. Then blocked again once it has left and its deadline runs: Redis answers in
   // microseconds (or some tens of milliseconds on a loaded machine), but the loop runs its due
   // timers (the deadline's) before it polls the socket. The second block is long enough for a
@@ -42,7 +42,7 @@ it('waits for an answer that arrived while the process was too busy to read it',
     setImmediate(() => {
       const answer = unlessRedisIsSilent(client, client.ping(), DEADLINE_MS);
       blockFor(8 * DEADLINE_MS);
-      // Queued after the pipeline's write and the deadline's start: runs right after them.
+      // Queued after the client's write and the deadline's start: runs right after them.
       setImmediate(() => blockFor(20 * DEADLINE_MS));
       resolve({ answer });
     }),
