@@ -14,7 +14,7 @@
  * ioredis's own auto-pipelining batches the same way, but it builds a Pipeline object for every
  * turn, and V8 keeps each one past its young generation (one per request at a realistic rate, when
  * no two requests share a turn). At 1,000 requests a second those pipelines were two thirds of
- * everything the server promoted to its old generation: it filled three to four times as fast, and
+ * everything the server promoted to its old generation: it filled several times as fast, and
  * each full collection it brought on stalled the event loop for tens of milliseconds.
  */
 import type { Socket } from 'node:net';
