@@ -133,9 +133,9 @@ return {n, redis.call('pttl', KEYS[1])}`,
 
 /**
  * What the limit itself requires, and nothing of the service's own: one counting script per request
- * on the limiter's client (a turn's commands written together, the same way) and the three headers the contract asks of
- * every counted answer. No library, no circuit breaker, no silence watcher. The Redis floor cannot
- * go below this one while the count stays exact and shared.
+ * on the limiter's client (a turn's commands written together, the same way) and the three
+ * headers the contract asks of every counted answer. No library, no circuit breaker, no silence
+ * watcher. The Redis floor cannot go below this one while the count stays exact and shared.
  */
 export function koaScriptingRedis(url: string): Koa {
   const count = countingScript(createLimiterRedis(url, createLogger('warn', logDestination(2))), 60_000);

@@ -26,23 +26,20 @@ export const ABANDONED_COMMAND_MS = 10_000;
 type Command = Parameters<Redis['sendCommand']>[0];
 type CommandStream = Parameters<Redis['sendCommand']>[1];
 
-/** Sockets corked until the end of the current turn. */
-const corked = new WeakSet<Socket>();
-
-/** Holds `socket`'s writes until the callbacks of this turn have run, then sends them in one write. */
+/**
+ * Holds `socket`'s writes until the callbacks of this turn have run, then sends them in one write.
+ * Only this client corks its socket, so a corked one is already held for the turn.
+ */
 function holdWritesForTheTurn(socket: Socket | undefined): void {
-  if (!socket || corked.has(socket)) return;
-  corked.add(socket);
+  if (!socket || socket.writableCorked > 0) return;
   socket.cork();
-  setImmediate(() => {
-    corked.delete(socket);
-    socket.uncork();
-  });
+  setImmediate(() => socket.uncork());
 }
 
 class TurnBatchedRedis extends Redis {
   override sendCommand(command: Command, stream?: CommandStream): unknown {
-    holdWritesForTheTurn(this.stream as Socket | undefined);
+    // No socket before the first connection, whatever the type says; ioredis refuses the command.
+    holdWritesForTheTurn(this.stream);
     return super.sendCommand(command, stream);
   }
 }
